@@ -1,0 +1,1 @@
+"""search -- optimal and reference searches over a `Puzzle`; each returns a verified `SearchResult`."""

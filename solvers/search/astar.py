@@ -1,0 +1,197 @@
+"""astar.py -- A* with a binary heap, duplicate detection and ties broken toward larger g.
+
+The open list is a binary min-heap of keys f * 2^16 + (2^16 - 1 - g), so among equal f the
+deepest node comes first. A node reached again by a shorter path gets its new g and parent
+and a fresh heap entry; stale entries are skipped when popped. With a consistent heuristic
+(every heuristic in tilepdb) a closed node is never reached by a shorter path, so it is not
+reopened and the first goal popped is optimal.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+from solvers.heuristics import Heuristic, _h_full, _move_delta
+from solvers.jit import kernel
+from solvers.puzzle import Puzzle
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, _is_goal
+from solvers.search.node_store import (
+    NO_PARENT,
+    _grown,
+    _pack,
+    _path_moves,
+    _unpack,
+    check_packable,
+)
+from solvers.search.result import (
+    SearchResult,
+    moves_to_text,
+    search_result,
+    unsolvable_result,
+    verified,
+)
+
+G_BITS = 16
+G_MASK = (1 << G_BITS) - 1
+DEFAULT_MAX_NODES = 10_000_000
+INITIAL_CAPACITY = 1 << 12
+
+
+@kernel
+def _heap_push(keys, nodes, size, key, node):
+    """Insert (key, node) into the heap of `size` entries (room for one more is required)."""
+    i = size
+    while i > 0:
+        up = (i - 1) >> 1
+        if keys[up] <= key:
+            break
+        keys[i] = keys[up]
+        nodes[i] = nodes[up]
+        i = up
+    keys[i] = key
+    nodes[i] = node
+
+
+@kernel
+def _heap_pop(keys, nodes, size):
+    """Remove and return the (key, node) with the smallest key from a heap of `size` > 0 entries."""
+    top_key, top_node = keys[0], nodes[0]
+    last_key, last_node = keys[size - 1], nodes[size - 1]
+    size -= 1
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and keys[child + 1] < keys[child]:
+            child += 1
+        if keys[child] >= last_key:
+            break
+        keys[i] = keys[child]
+        nodes[i] = nodes[child]
+        i = child
+    keys[i] = last_key
+    nodes[i] = last_node
+    return top_key, top_node
+
+
+@kernel
+def _astar(start, max_nodes, neighbours, goal, kind, tile_cost, goal_cell, rows, cols):
+    """A* from `start`; stores at most `max_nodes` nodes.
+
+    Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
+    """
+    capacity = INITIAL_CAPACITY
+    codes = np.empty(capacity, dtype=np.uint64)
+    g = np.empty(capacity, dtype=np.int64)
+    parent = np.empty(capacity, dtype=np.int64)
+    move = np.empty(capacity, dtype=np.int8)
+    closed = np.zeros(capacity, dtype=np.bool_)
+    heap_keys = np.empty(capacity, dtype=np.int64)
+    heap_nodes = np.empty(capacity, dtype=np.int64)
+    index = Dict.empty(key_type=types.uint64, value_type=types.int64)
+    board = start.copy()
+    codes[0] = _pack(board)
+    g[0] = 0
+    parent[0] = NO_PARENT
+    move[0] = -1
+    index[codes[0]] = 0
+    n_nodes = 1
+    h_start = _h_full(board, kind, tile_cost, goal_cell, rows, cols)
+    _heap_push(heap_keys, heap_nodes, 0, (h_start << G_BITS) | G_MASK, 0)
+    heap_size = 1
+    expanded = 0
+    generated = 0
+    while heap_size > 0:
+        key, node = _heap_pop(heap_keys, heap_nodes, heap_size)
+        heap_size -= 1
+        node_g = G_MASK - (key & G_MASK)
+        if closed[node] or node_g != g[node]:
+            continue
+        blank = _unpack(codes[node], board)
+        if _is_goal(board, goal):
+            return FOUND, _path_moves(parent, move, node), expanded, generated, n_nodes
+        closed[node] = True
+        expanded += 1
+        h = (key >> G_BITS) - node_g
+        for direction in range(N_DIRECTIONS):
+            if parent[node] != NO_PARENT and direction == move[node] ^ 1:
+                continue
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            tile = board[target]
+            board[blank] = tile
+            board[target] = 0
+            child_h = h + _move_delta(board, tile, target, blank, kind, tile_cost, goal_cell, rows, cols)
+            code = _pack(board)
+            board[target] = tile
+            board[blank] = 0
+            generated += 1
+            child_g = node_g + 1
+            if code in index:
+                child = index[code]
+                if closed[child] or child_g >= g[child]:
+                    continue
+            else:
+                if n_nodes >= max_nodes:
+                    return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+                if n_nodes == capacity:
+                    capacity *= 2
+                    codes = _grown(codes, capacity)
+                    g = _grown(g, capacity)
+                    parent = _grown(parent, capacity)
+                    move = _grown(move, capacity)
+                    closed = _grown(closed, capacity)
+                    closed[n_nodes:] = False
+                child = n_nodes
+                n_nodes += 1
+                codes[child] = code
+                index[code] = child
+            g[child] = child_g
+            parent[child] = node
+            move[child] = direction
+            if heap_size == heap_keys.shape[0]:
+                heap_keys = _grown(heap_keys, 2 * heap_size)
+                heap_nodes = _grown(heap_nodes, 2 * heap_size)
+            _heap_push(heap_keys, heap_nodes, heap_size, ((child_g + child_h) << G_BITS) | (G_MASK - child_g), child)
+            heap_size += 1
+    return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+
+
+def astar(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    heuristic: Heuristic,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> SearchResult:
+    """Shortest solution from `start` by A* with `heuristic`, replayed and checked.
+
+    A* stores every node it reaches: boards of at most 16 cells are accepted, and the search
+    gives up (status GAVE_UP) once `max_nodes` nodes are stored (about 100 bytes each).
+    """
+    check_packable(puzzle, "A*")
+    if not puzzle.is_solvable(start):
+        return unsolvable_result("astar", heuristic.name)
+    began = time.perf_counter()
+    board = np.array(start, dtype=np.uint8)
+    outcome, moves, expanded, generated, stored = _astar(
+        board, max_nodes, puzzle.neighbours, puzzle.goal, *heuristic.kernel_args()
+    )
+    result = search_result(
+        "astar",
+        heuristic.name,
+        moves_to_text(moves) if outcome == FOUND else None,
+        optimal=True,
+        nodes_expanded=expanded,
+        nodes_generated=generated,
+        seconds=time.perf_counter() - began,
+        initial_h=heuristic(board),
+        reason=f"node limit of {max_nodes:,} stored nodes reached",
+    )
+    return verified(puzzle, start, result)

@@ -1,0 +1,106 @@
+"""result.py -- the record every search returns, checked by replay before anyone sees it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from solvers.puzzle import MOVE_LETTERS, Puzzle
+
+SOLVED, UNSOLVABLE, GAVE_UP = "solved", "unsolvable", "gave_up"
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One pass of a depth-first deepening search: its cost bound and counters."""
+
+    bound: int
+    nodes_expanded: int
+    nodes_generated: int
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found and what it cost.
+
+    status           SOLVED, UNSOLVABLE (the goal is unreachable; nothing was searched) or
+                     GAVE_UP (a node or time limit ended the search first)
+    length, moves    the solution's number of moves and its U/D/L/R string (None unless SOLVED)
+    optimal          whether the search guarantees that `length` is the shortest possible
+    nodes_expanded   nodes whose children were generated
+    nodes_generated  children generated (after pruning the move back to the parent)
+    initial_h        the heuristic's value at the start state
+    iterations       the passes of a deepening search, in order (empty for other searches)
+    """
+
+    status: str
+    algorithm: str
+    heuristic: str
+    length: int | None = None
+    moves: str | None = None
+    optimal: bool = False
+    nodes_expanded: int = 0
+    nodes_generated: int = 0
+    seconds: float = 0.0
+    initial_h: int = 0
+    iterations: tuple[Iteration, ...] = field(default=())
+    reason: str = ""
+
+    @property
+    def solvable(self) -> bool:
+        return self.status != UNSOLVABLE
+
+    def to_dict(self) -> dict:
+        record = asdict(self)
+        record["solvable"] = self.solvable
+        return record
+
+
+def moves_to_text(move_codes: np.ndarray) -> str:
+    """Move codes 0..3 as a U/D/L/R string."""
+    return "".join(MOVE_LETTERS[int(code)] for code in move_codes)
+
+
+def verified(puzzle: Puzzle, start: np.ndarray, result: SearchResult) -> SearchResult:
+    """Return `result` after replaying its solution from `start` (SolutionError if it is wrong)."""
+    if result.status == SOLVED:
+        puzzle.check_solution(start, result.moves, result.length)
+    return result
+
+
+def unsolvable_result(algorithm: str, heuristic: str) -> SearchResult:
+    return SearchResult(
+        UNSOLVABLE, algorithm, heuristic, reason="the goal cannot be reached from this state"
+    )
+
+
+def search_result(
+    algorithm: str,
+    heuristic: str,
+    solution: str | None,
+    *,
+    optimal: bool,
+    nodes_expanded: int,
+    nodes_generated: int,
+    seconds: float,
+    initial_h: int,
+    reason: str,
+    iterations: tuple[Iteration, ...] = (),
+) -> SearchResult:
+    """A SOLVED result for `solution` (a U/D/L/R string), or GAVE_UP with `reason` when it is None."""
+    solved = solution is not None
+    return SearchResult(
+        SOLVED if solved else GAVE_UP,
+        algorithm,
+        heuristic,
+        length=len(solution) if solved else None,
+        moves=solution,
+        optimal=solved and optimal,
+        nodes_expanded=int(nodes_expanded),
+        nodes_generated=int(nodes_generated),
+        seconds=seconds,
+        initial_h=int(initial_h),
+        iterations=iterations,
+        reason="" if solved else reason,
+    )

@@ -1,0 +1,139 @@
+"""uninformed.py -- reference searches without a heuristic: BFS, depth-limited DFS, IDDFS.
+
+These are teaching baselines and test references for small boards. They accept boards of
+at most 16 cells and stop with status GAVE_UP at their node limits rather than run for hours.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+from solvers.heuristics import Heuristic
+from solvers.jit import kernel
+from solvers.puzzle import Puzzle
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, deepening_search
+from solvers.search.node_store import NO_PARENT, _grown, _pack, _path_moves, _unpack, check_packable
+from solvers.search.result import SearchResult, moves_to_text, search_result, unsolvable_result, verified
+
+DEFAULT_BFS_MAX_NODES = 20_000_000
+DEFAULT_NODE_LIMIT = 500_000_000
+DEFAULT_DEPTH_LIMIT = 31
+INITIAL_CAPACITY = 1 << 12
+
+
+@kernel
+def _bfs(start, goal, max_nodes, neighbours):
+    """Breadth-first search from `start` storing at most `max_nodes` states.
+
+    Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
+    """
+    capacity = INITIAL_CAPACITY
+    codes = np.empty(capacity, dtype=np.uint64)
+    parent = np.empty(capacity, dtype=np.int64)
+    move = np.empty(capacity, dtype=np.int8)
+    seen = Dict.empty(key_type=types.uint64, value_type=types.int64)
+    board = start.copy()
+    goal_code = _pack(goal)
+    codes[0] = _pack(board)
+    parent[0] = NO_PARENT
+    move[0] = -1
+    seen[codes[0]] = 0
+    if codes[0] == goal_code:
+        return FOUND, np.empty(0, dtype=np.int8), 0, 0, 1
+    n_nodes = 1
+    expanded = 0
+    generated = 0
+    for node in range(max_nodes):
+        if node == n_nodes:
+            break
+        blank = _unpack(codes[node], board)
+        expanded += 1
+        for direction in range(N_DIRECTIONS):
+            if parent[node] != NO_PARENT and direction == move[node] ^ 1:
+                continue
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            board[blank] = board[target]
+            board[target] = 0
+            code = _pack(board)
+            board[target] = board[blank]
+            board[blank] = 0
+            generated += 1
+            if code in seen:
+                continue
+            if n_nodes >= max_nodes:
+                return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+            if n_nodes == capacity:
+                capacity *= 2
+                codes = _grown(codes, capacity)
+                parent = _grown(parent, capacity)
+                move = _grown(move, capacity)
+            codes[n_nodes] = code
+            parent[n_nodes] = node
+            move[n_nodes] = direction
+            seen[code] = n_nodes
+            n_nodes += 1
+            if code == goal_code:
+                return FOUND, _path_moves(parent, move, n_nodes - 1), expanded, generated, n_nodes
+    return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+
+
+def bfs(puzzle: Puzzle, start: np.ndarray, *, max_nodes: int = DEFAULT_BFS_MAX_NODES) -> SearchResult:
+    """Shortest solution by breadth-first search with duplicate detection, replayed and checked.
+
+    Gives up (GAVE_UP) once `max_nodes` states are stored (about 50 bytes each).
+    """
+    check_packable(puzzle, "BFS")
+    if not puzzle.is_solvable(start):
+        return unsolvable_result("bfs", "zero")
+    began = time.perf_counter()
+    outcome, moves, expanded, generated, _ = _bfs(
+        np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours
+    )
+    result = search_result(
+        "bfs",
+        "zero",
+        moves_to_text(moves) if outcome == FOUND else None,
+        optimal=True,
+        nodes_expanded=expanded,
+        nodes_generated=generated,
+        seconds=time.perf_counter() - began,
+        initial_h=0,
+        reason=f"node limit of {max_nodes:,} stored states reached",
+    )
+    return verified(puzzle, start, result)
+
+
+def iddfs(puzzle: Puzzle, start: np.ndarray, *, node_limit: int = DEFAULT_NODE_LIMIT) -> SearchResult:
+    """Shortest solution by iterative-deepening depth-first search, replayed and checked.
+
+    Depth limits 0, 1, 2, ... until a pass finds the goal; gives up after `node_limit`
+    expanded nodes over all passes.
+    """
+    return _depth_first(puzzle, start, "iddfs", None, node_limit)
+
+
+def depth_limited_dfs(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    *,
+    depth_limit: int = DEFAULT_DEPTH_LIMIT,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+) -> SearchResult:
+    """The first solution of at most `depth_limit` moves found depth-first (not necessarily shortest)."""
+    return _depth_first(puzzle, start, "dfs", depth_limit, node_limit)
+
+
+def _depth_first(puzzle, start, algorithm, depth_limit, node_limit) -> SearchResult:
+    check_packable(puzzle, algorithm.upper())
+    if not puzzle.is_solvable(start):
+        return unsolvable_result(algorithm, "zero")
+    result = deepening_search(
+        puzzle, start, Heuristic(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit
+    )
+    return verified(puzzle, start, result)

@@ -1,0 +1,51 @@
+"""solve.py -- one entry point that runs any search of tilepdb by name."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.heuristics import Heuristic, from_spec
+from solvers.puzzle import Puzzle
+from solvers.search.astar import astar
+from solvers.search.ida import ida_star
+from solvers.search.result import SearchResult
+from solvers.search.uninformed import bfs, depth_limited_dfs, iddfs
+
+INFORMED = ("ida", "astar")
+UNINFORMED = ("bfs", "dfs", "iddfs")
+ALGORITHMS = INFORMED + UNINFORMED
+
+
+def solve(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    algorithm: str = "ida",
+    heuristic: str | Heuristic = "linear-conflict",
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    depth_limit: int | None = None,
+) -> SearchResult:
+    """Solve `start` with the named algorithm; the result's solution has been replayed and checked.
+
+    `heuristic` (a spec such as "manhattan" or a Heuristic) is used by ida and astar only.
+    `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
+    are each search's own. `time_limit` applies to ida, `depth_limit` to dfs.
+    """
+    if algorithm not in ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    if isinstance(heuristic, str):
+        heuristic = from_spec(puzzle, heuristic)
+    limits = {} if node_limit is None else {"node_limit": node_limit}
+    if algorithm == "ida":
+        return ida_star(puzzle, start, heuristic, time_limit=time_limit, **limits)
+    if algorithm == "astar":
+        return astar(puzzle, start, heuristic, **({} if node_limit is None else {"max_nodes": node_limit}))
+    if algorithm == "bfs":
+        return bfs(puzzle, start, **({} if node_limit is None else {"max_nodes": node_limit}))
+    if algorithm == "iddfs":
+        return iddfs(puzzle, start, **limits)
+    return depth_limited_dfs(
+        puzzle, start, **limits, **({} if depth_limit is None else {"depth_limit": depth_limit})
+    )
