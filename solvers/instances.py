@@ -1,0 +1,80 @@
+"""instances.py -- benchmark instance files: one puzzle per line, with an optional known length.
+
+Format (see data/korf100.txt):
+
+    # any comment
+    # board: 4x4                      optional header; without it the board is inferred
+    # goal: 0 1 2 3 ... 15            optional header; default goal otherwise
+    14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 | 57
+
+Each instance line lists the tiles row by row; `| N` gives its known optimal length.
+Instances are numbered from 1 in file order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.puzzle import Puzzle, PuzzleError, infer_board, parse_board, parse_tiles
+
+
+@dataclass(frozen=True)
+class Instance:
+    number: int
+    start: np.ndarray
+    optimal: int | None
+
+
+def load_instances(path: str | Path, board: str | None = None, goal=None) -> tuple[Puzzle, list[Instance]]:
+    """Read an instance file; `board`/`goal` given here override the file's header.
+
+    Raises InputError naming the file and line for any malformed line.
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read instance file {path}: {error}") from None
+    header = {}
+    rows = []
+    for number, line in enumerate(lines, 1):
+        match = re.fullmatch(r"#\s*(board|goal)\s*:\s*(.*)", line.strip())
+        if match:
+            header[match.group(1)] = match.group(2)
+        elif line.strip() and not line.lstrip().startswith("#"):
+            rows.append((number, line))
+    if not rows:
+        raise InputError(f"{path}: no instances found")
+    board = board or header.get("board")
+    goal = goal if goal is not None else header.get("goal")
+    try:
+        if board is None:
+            rows_cols = infer_board(len(parse_tiles(rows[0][1].split("|")[0])[0]), None)
+        else:
+            rows_cols = parse_board(board)
+        puzzle = Puzzle(*rows_cols, goal)
+    except PuzzleError as error:
+        raise InputError(f"{path}: {error}") from None
+    instances = []
+    for line_number, line in rows:
+        tiles, _, known = line.partition("|")
+        try:
+            start = puzzle.state(tiles, "instance")
+            optimal = _known_length(known)
+        except PuzzleError as error:
+            raise InputError(f"{path}, line {line_number}: {error}") from None
+        instances.append(Instance(len(instances) + 1, start, optimal))
+    return puzzle, instances
+
+
+def _known_length(text: str) -> int | None:
+    if not text.strip():
+        return None
+    if not re.fullmatch(r"\s*\d+\s*", text):
+        raise PuzzleError(f"known length {text.strip()!r} is not a non-negative integer")
+    return int(text)

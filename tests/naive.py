@@ -1,0 +1,126 @@
+"""naive.py -- slow, plain-Python references that the kernels are tested against.
+
+Written independently of the package: tuples for states, dicts for distances, brute force
+where a clever method would be shorter.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import combinations
+
+
+def blank_moves(state: tuple, rows: int, cols: int) -> list[tuple]:
+    """Every state one move away (the blank swapped with an orthogonal neighbour)."""
+    blank = state.index(0)
+    r, c = divmod(blank, cols)
+    result = []
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        nr, nc = r + dr, c + dc
+        if 0 <= nr < rows and 0 <= nc < cols:
+            other = nr * cols + nc
+            cells = list(state)
+            cells[blank], cells[other] = cells[other], 0
+            result.append(tuple(cells))
+    return result
+
+
+def exhaustive_distances(rows: int, cols: int, goal: tuple) -> dict[tuple, int]:
+    """Exact distance to `goal` of every state that can reach it (BFS from the goal)."""
+    distance = {goal: 0}
+    frontier = deque([goal])
+    while frontier:
+        state = frontier.popleft()
+        for nxt in blank_moves(state, rows, cols):
+            if nxt not in distance:
+                distance[nxt] = distance[state] + 1
+                frontier.append(nxt)
+    return distance
+
+
+def hamming(state: tuple, goal: tuple) -> int:
+    return sum(1 for s, g in zip(state, goal) if s != 0 and s != g)
+
+
+def manhattan(state: tuple, goal: tuple, cols: int) -> int:
+    total = 0
+    for cell, tile in enumerate(state):
+        if tile:
+            goal_cell = goal.index(tile)
+            total += abs(cell // cols - goal_cell // cols) + abs(cell % cols - goal_cell % cols)
+    return total
+
+
+def _fewest_removals(goal_positions: list[int]) -> int:
+    """Fewest entries to delete so that the rest increase (tried by brute force over subsets)."""
+    n = len(goal_positions)
+    for removed in range(n + 1):
+        for drop in combinations(range(n), removed):
+            kept = [p for i, p in enumerate(goal_positions) if i not in drop]
+            if all(a < b for a, b in zip(kept, kept[1:])):
+                return removed
+    return n
+
+
+def linear_conflict(state: tuple, goal: tuple, rows: int, cols: int) -> int:
+    """Manhattan plus two moves per tile that must leave its goal row or column."""
+    extra = 0
+    for r in range(rows):
+        row = [state[r * cols + c] for c in range(cols)]
+        positions = [goal.index(t) % cols for t in row if t and goal.index(t) // cols == r]
+        extra += 2 * _fewest_removals(positions)
+    for c in range(cols):
+        col = [state[r * cols + c] for r in range(rows)]
+        positions = [goal.index(t) // cols for t in col if t and goal.index(t) % cols == c]
+        extra += 2 * _fewest_removals(positions)
+    return manhattan(state, goal, cols) + extra
+
+
+def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h) -> tuple[int, list[tuple]]:
+    """Plain recursive IDA*: (solution length, [(bound, expanded, generated) per iteration]).
+
+    Children are generated with the blank moving up, down, left, right, skipping the move back
+    to the parent; a node counts as expanded when its children are generated, and every child
+    counts as generated, including those cut off by the bound.
+    """
+    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+    def search(node, g, bound, last, counts):
+        counts[0] += 1
+        best_cut = None
+        blank = node.index(0)
+        r, c = divmod(blank, cols)
+        for d, (dr, dc) in enumerate(steps):
+            if last is not None and d == last ^ 1:
+                continue
+            nr, nc = r + dr, c + dc
+            if not (0 <= nr < rows and 0 <= nc < cols):
+                continue
+            cells = list(node)
+            cells[blank], cells[nr * cols + nc] = cells[nr * cols + nc], 0
+            child = tuple(cells)
+            counts[1] += 1
+            f = g + 1 + h(child)
+            if f > bound:
+                best_cut = f if best_cut is None else min(best_cut, f)
+                continue
+            if child == goal:
+                return g + 1, best_cut
+            found, cut = search(child, g + 1, bound, d, counts)
+            if found is not None:
+                return found, cut
+            if cut is not None:
+                best_cut = cut if best_cut is None else min(best_cut, cut)
+        return None, best_cut
+
+    if state == goal:
+        return 0, []
+    bound = h(state)
+    passes = []
+    while True:
+        counts = [0, 0]
+        found, cut = search(state, 0, bound, None, counts)
+        passes.append((bound, counts[0], counts[1]))
+        if found is not None:
+            return found, passes
+        bound = cut

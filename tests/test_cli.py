@@ -1,0 +1,80 @@
+"""solve-puzzle as a user runs it: output, JSON, exit statuses, one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from solvers.cli import solve_puzzle_main
+
+KORF_GOAL = " ".join(map(str, range(16)))
+
+
+def run(*args):
+    """Run solve-puzzle in a fresh interpreter; returns (exit status, stdout, stderr)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "solvers.cli", *args], capture_output=True, text=True, timeout=300
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, length",
+    [
+        (["1 2 3 4 6 8 7 5 0"], 4),
+        (["--board", "4x3", "1 3 0 4 2 6 7 5 8 10 11 9"], 5),
+        (["2 8 3 1 6 4 7 0 5", "--goal", "1 2 3 8 0 4 7 6 5"], 5),
+        (["8 6 7 2 5 4 3 0 1", "--algorithm", "astar", "--heuristic", "manhattan"], 31),
+        (["14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", "--goal", KORF_GOAL, "--heuristic", "linear-conflict"], 57),
+    ],
+)
+def test_json_output_reports_the_optimal_length(args, length, capsys):
+    assert solve_puzzle_main([*args, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["solvable"] is True and record["length"] == length and len(record["moves"]) == length
+    assert record["nodes_expanded"] > 0 and record["seconds"] >= 0
+
+
+def test_text_output_and_boards(capsys):
+    assert solve_puzzle_main(["1 2 3 4 6 8 7 5 0", "--show-boards"]) == 0
+    out = capsys.readouterr().out
+    assert "length     4 (optimal)" in out and "moves      ULDR" in out
+    assert out.rstrip().endswith("1 2 3\n4 5 6\n7 8 .")
+
+
+def test_unsolvable_exits_1_with_a_message():
+    status, out, err = run("1 2 3 4 6 8 5 7 0")
+    assert status == 1 and "unsolvable" in out and err == ""
+
+
+def test_unsolvable_json(capsys):
+    assert solve_puzzle_main(["1 2 3 4 6 8 5 7 0", "--json"]) == 1
+    record = json.loads(capsys.readouterr().out)
+    assert record["solvable"] is False and record["length"] is None
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["1 2 3 4 5 6 7 8"], "cannot infer the board"),
+        (["1 2 2 4 5 6 7 8 0"], "tile 2 appears twice"),
+        (["1 2 3 4 5 6 7 8 0", "--board", "9x9"], "board 9x9 is not supported"),
+        (["1 2 3 4 5 6 7 8 0", "--heuristic", "euclid"], "unknown heuristic"),
+        (["1 2 3 4 5 6 7 8 0", "--algorithm", "dijkstra"], "invalid choice"),
+        (["1 2 3 4 5 6 7 8 0", "--node-limit", "-5"], "must be positive"),
+        (["1 2 3 4 5 6 7 8 0", "--goal", "1 2 3"], "goal has 3 tiles"),
+        (["1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16 17 18 19 20 21 22 23 24", "--algorithm", "bfs"], "at most 16 cells"),
+        ([], "the following arguments are required"),
+    ],
+)
+def test_invalid_input_exits_2_with_one_line_and_no_traceback(args, message):
+    status, out, err = run(*args)
+    assert status == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_limit_reached_exits_3(capsys):
+    args = ["14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", "--goal", KORF_GOAL, "--node-limit", "1000"]
+    assert solve_puzzle_main(args) == 3
+    assert "gave up    node limit of 1,000" in capsys.readouterr().out
