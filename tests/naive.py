@@ -124,3 +124,44 @@ def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h) -> tuple
         if found is not None:
             return found, passes
         bound = cut
+
+
+def pattern_distances(rows: int, cols: int, goal: tuple, pattern: tuple, additive: bool = True) -> dict:
+    """Exact abstract distance of every (placement, blank cell) of `pattern`'s tiles.
+
+    A placement lists the cell of each pattern tile in the order of `pattern`. 0-1 BFS from
+    the goal: the blank swapping with a pattern tile costs 1; with any other tile it costs 0
+    if `additive`, else 1. Moves are reversible, so distances from the goal are distances to it.
+    """
+    start = (tuple(goal.index(t) for t in pattern), goal.index(0))
+    distance = {start: 0}
+    frontier = deque([start])
+    while frontier:
+        state = frontier.popleft()
+        placement, blank = state
+        r, c = divmod(blank, cols)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            nr, nc = r + dr, c + dc
+            if not (0 <= nr < rows and 0 <= nc < cols):
+                continue
+            cell = nr * cols + nc
+            if cell in placement:
+                moved = tuple(blank if p == cell else p for p in placement)
+                nxt, cost = (moved, cell), 1
+            else:
+                nxt, cost = (placement, cell), (0 if additive else 1)
+            if nxt not in distance or distance[state] + cost < distance[nxt]:
+                distance[nxt] = distance[state] + cost
+                if cost == 0:
+                    frontier.appendleft(nxt)
+                else:
+                    frontier.append(nxt)
+    return distance
+
+
+def pattern_table(rows: int, cols: int, goal: tuple, pattern: tuple, additive: bool = True) -> dict:
+    """Placement -> the smallest abstract distance over the blank's cells."""
+    table: dict = {}
+    for (placement, _), d in pattern_distances(rows, cols, goal, pattern, additive).items():
+        table[placement] = min(d, table.get(placement, d))
+    return table

@@ -1,0 +1,176 @@
+"""bfs.py -- build one pattern's table by a level-by-level breadth-first search from the goal.
+
+The work table holds one byte per abstract state (see abstraction.py), UNREACHED at first and
+0 at the goal. Level d scans the blocks whose parity can hold states at depth d, and writes
+d + 1 into every UNREACHED successor of each entry equal to d. Moves are reversible, so these
+are distances to the goal. Every writer in a level writes the same value, so the blocks are
+scanned in parallel (numba prange) without atomics. The level ends when a scan finds no
+entry equal to d.
+
+The stored table has one byte per placement (ranking.py): the smallest value over the
+blank's regions, UNREACHED where no region was reached (only when the pattern holds every
+tile but the blank: then half the placements are unsolvable).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import prange
+from tqdm import tqdm
+
+from pdb_build.abstraction import SAME_ORDER, AbstractSpace, abstract_space
+from pdb_build.ranking import n_placements
+from solvers.errors import InputError
+from solvers.jit import kernel, parallel_kernel
+from solvers.puzzle import Puzzle
+
+UNREACHED = 255
+MAX_DEPTH = UNREACHED - 1
+
+
+@dataclass(frozen=True)
+class BuiltTable:
+    """A pattern's table and the facts of its build."""
+
+    pattern: tuple[int, ...]
+    additive: bool
+    table: np.ndarray  # uint8[N!/(N-k)!], indexed by ranking.py
+    level_sizes: tuple[int, ...]  # abstract states first reached at each depth
+    seconds: float
+
+
+def memory_needed(puzzle: Puzzle, pattern_size: int, additive: bool = True) -> int:
+    """Bytes a build needs at its peak, from the table sizes (an upper estimate).
+
+    The work table has k! entries per (map, region): at most N - k regions per map, but in
+    the additive model about one region per map on average; the estimate takes 1.5 for the
+    additive model (the layout, built first, gives the exact figure).
+    """
+    placements = n_placements(puzzle.n_cells, pattern_size)
+    regions_per_map = 1.5 if additive else puzzle.n_cells - pattern_size
+    return int(placements * (1 + regions_per_map)) + math.comb(puzzle.n_cells, pattern_size) * 64
+
+
+def available_memory() -> int:
+    """Bytes of memory available to a new allocation (MemAvailable, else physical memory)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_memory(needed: int, what: str) -> None:
+    """Refuse with a one-line message when `needed` bytes exceed the memory available now."""
+    available = available_memory()
+    if needed > available:
+        raise InputError(
+            f"{what} needs about {needed / 2**30:.2f} GiB but only {available / 2**30:.2f} GiB is available"
+        )
+
+
+@parallel_kernel
+def _expand_level(table, depth, blocks, factorial_k, move_start, move_target, move_order_map, order_maps):
+    """Write depth + 1 into every UNREACHED successor of the entries equal to `depth` in `blocks`.
+
+    Returns how many entries equal to `depth` were found.
+    """
+    n_found = 0
+    for i in prange(blocks.shape[0]):
+        block = blocks[i]
+        base = block * factorial_k
+        first, last = move_start[block], move_start[block + 1]
+        found = 0
+        for order in range(factorial_k):
+            if table[base + order] != depth:
+                continue
+            found += 1
+            for move in range(first, last):
+                order_map = move_order_map[move]
+                after = order if order_map == SAME_ORDER else order_maps[order_map, order]
+                index = move_target[move] * factorial_k + after
+                if table[index] == UNREACHED:
+                    table[index] = depth + 1
+        n_found += found
+    return n_found
+
+
+@parallel_kernel
+def _min_over_regions(work, block_offset, factorial_k, out):
+    """out[map * k! + order] = min over the map's regions of work[(offset + region) * k! + order]."""
+    n_maps = block_offset.shape[0] - 1
+    for m in prange(n_maps):
+        first_block, last_block = block_offset[m], block_offset[m + 1]
+        for order in range(factorial_k):
+            best = UNREACHED
+            for block in range(first_block, last_block):
+                value = work[block * factorial_k + order]
+                if value < best:
+                    best = value
+            out[m * factorial_k + order] = best
+
+
+@kernel
+def _blocks_with_parity(block_parity, parity):
+    return np.flatnonzero(block_parity == parity).astype(np.int64)
+
+
+def build_table(
+    puzzle: Puzzle,
+    pattern: tuple[int, ...],
+    additive: bool = True,
+    *,
+    progress: bool = False,
+    keep_work_table: bool = False,
+) -> tuple[BuiltTable, np.ndarray | None]:
+    """Build the table of `pattern` (tiles, in the order the index uses) on `puzzle`.
+
+    Checks the memory first (InputError if it does not fit). With `progress`, shows a tqdm
+    bar advanced per BFS level. Returns the table and, with `keep_work_table`, the work
+    table of (placement, region) distances (for tests and verification), else None.
+    """
+    check_memory(memory_needed(puzzle, len(pattern), additive), f"the table of pattern {_tiles(pattern)}")
+    began = time.perf_counter()
+    space = abstract_space(puzzle, pattern, additive)
+    check_memory(space.n_states + n_placements(puzzle.n_cells, len(pattern)), f"the BFS of pattern {_tiles(pattern)}")
+    work = np.full(space.n_states, UNREACHED, dtype=np.uint8)
+    level_sizes = _search(space, work, pattern, progress)
+    table = np.empty(n_placements(puzzle.n_cells, len(pattern)), dtype=np.uint8)
+    _min_over_regions(work, space.block_offset, space.factorial_k, table)
+    built = BuiltTable(tuple(pattern), additive, table, tuple(level_sizes), time.perf_counter() - began)
+    return built, (work if keep_work_table else None)
+
+
+def _search(space: AbstractSpace, work: np.ndarray, pattern, progress: bool) -> list[int]:
+    work[space.goal_index] = 0
+    goal_parity = int(space.block_parity[space.goal_index // space.factorial_k])
+    blocks_by_parity = [_blocks_with_parity(space.block_parity, p) for p in (0, 1)]
+    level_sizes = []
+    bar = tqdm(
+        total=space.n_states, unit="state", unit_scale=True, disable=not progress, leave=False,
+        desc=f"pattern {_tiles(pattern)}",
+    )
+    with bar:
+        for depth in range(MAX_DEPTH + 1):
+            found = _expand_level(
+                work, depth, blocks_by_parity[(goal_parity + depth) % 2], space.factorial_k,
+                space.move_start, space.move_target, space.move_order_map, space.order_maps,
+            )
+            if found == 0:
+                return level_sizes
+            level_sizes.append(int(found))
+            bar.update(found)
+            bar.set_postfix(depth=depth)
+    raise InputError(f"pattern {_tiles(pattern)} has states deeper than {MAX_DEPTH} moves; a byte cannot hold them")
+
+
+def _tiles(pattern) -> str:
+    return ",".join(map(str, pattern))
