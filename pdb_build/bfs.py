@@ -14,7 +14,6 @@ tile but the blank: then half the placements are unsolvable).
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from dataclasses import dataclass
@@ -23,11 +22,10 @@ import numpy as np
 from numba import prange
 from tqdm import tqdm
 
-from pdb_build.abstraction import SAME_ORDER, AbstractSpace, abstract_space
+from pdb_build.abstraction import SAME_ORDER, AbstractSpace
 from pdb_build.ranking import n_placements
 from solvers.errors import InputError
 from solvers.jit import kernel, parallel_kernel
-from solvers.puzzle import Puzzle
 
 UNREACHED = 255
 MAX_DEPTH = UNREACHED - 1
@@ -42,18 +40,6 @@ class BuiltTable:
     table: np.ndarray  # uint8[N!/(N-k)!], indexed by ranking.py
     level_sizes: tuple[int, ...]  # abstract states first reached at each depth
     seconds: float
-
-
-def memory_needed(puzzle: Puzzle, pattern_size: int, additive: bool = True) -> int:
-    """Bytes a build needs at its peak, from the table sizes (an upper estimate).
-
-    The work table has k! entries per (map, region): at most N - k regions per map, but in
-    the additive model about one region per map on average; the estimate takes 1.5 for the
-    additive model (the layout, built first, gives the exact figure).
-    """
-    placements = n_placements(puzzle.n_cells, pattern_size)
-    regions_per_map = 1.5 if additive else puzzle.n_cells - pattern_size
-    return int(placements * (1 + regions_per_map)) + math.comb(puzzle.n_cells, pattern_size) * 64
 
 
 def available_memory() -> int:
@@ -73,7 +59,7 @@ def check_memory(needed: int, what: str) -> None:
     available = available_memory()
     if needed > available:
         raise InputError(
-            f"{what} needs about {needed / 2**30:.2f} GiB but only {available / 2**30:.2f} GiB is available"
+            f"{what} needs about {needed / 2**30:.2f} GiB of memory but only {available / 2**30:.2f} GiB is available"
         )
 
 
@@ -123,29 +109,26 @@ def _blocks_with_parity(block_parity, parity):
     return np.flatnonzero(block_parity == parity).astype(np.int64)
 
 
-def build_table(
-    puzzle: Puzzle,
-    pattern: tuple[int, ...],
-    additive: bool = True,
-    *,
-    progress: bool = False,
-    keep_work_table: bool = False,
-) -> tuple[BuiltTable, np.ndarray | None]:
-    """Build the table of `pattern` (tiles, in the order the index uses) on `puzzle`.
+def work_bytes(space: AbstractSpace) -> int:
+    """Bytes of the work table of `space`."""
+    return space.n_states
 
-    Checks the memory first (InputError if it does not fit). With `progress`, shows a tqdm
-    bar advanced per BFS level. Returns the table and, with `keep_work_table`, the work
-    table of (placement, region) distances (for tests and verification), else None.
+
+def build_table(
+    space: AbstractSpace, pattern: tuple[int, ...], *, progress: bool = False, keep_work_table: bool = False
+) -> tuple[BuiltTable, np.ndarray | None]:
+    """Build the table of `pattern` (tiles, in the order the index uses) over its laid-out space.
+
+    With `progress`, shows a tqdm bar advanced per BFS level. Returns the table and, with
+    `keep_work_table`, the work table of (placement, region) distances (for tests and
+    verification), else None.
     """
-    check_memory(memory_needed(puzzle, len(pattern), additive), f"the table of pattern {_tiles(pattern)}")
     began = time.perf_counter()
-    space = abstract_space(puzzle, pattern, additive)
-    check_memory(space.n_states + n_placements(puzzle.n_cells, len(pattern)), f"the BFS of pattern {_tiles(pattern)}")
     work = np.full(space.n_states, UNREACHED, dtype=np.uint8)
     level_sizes = _search(space, work, pattern, progress)
-    table = np.empty(n_placements(puzzle.n_cells, len(pattern)), dtype=np.uint8)
+    table = np.empty(n_placements(space.n_cells, space.k), dtype=np.uint8)
     _min_over_regions(work, space.block_offset, space.factorial_k, table)
-    built = BuiltTable(tuple(pattern), additive, table, tuple(level_sizes), time.perf_counter() - began)
+    built = BuiltTable(tuple(pattern), space.additive, table, tuple(level_sizes), time.perf_counter() - began)
     return built, (work if keep_work_table else None)
 
 

@@ -30,6 +30,7 @@ from solvers.jit import kernel
 RANKING_SCHEME = "map-colex*order-lex"
 MAX_CELLS = 64
 MAX_PATTERN = 8
+LOW_63_BITS = (1 << 63) - 1
 
 
 def binomial_table(n_cells: int) -> np.ndarray:
@@ -60,11 +61,11 @@ def _map_rank(mask, binomials):
     rank = 0
     j = 0
     cell = 0
-    while mask:
+    while mask != 0:
         if mask & 1:
             j += 1
             rank += binomials[cell, j]
-        mask >>= 1
+        mask = (mask >> 1) & LOW_63_BITS  # a logical shift: cell 63 is the sign bit
         cell += 1
     return rank
 

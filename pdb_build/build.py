@@ -1,0 +1,77 @@
+"""build.py -- build a partition's pattern databases into one file, or load it if it exists.
+
+`plan_build` lays out every pattern's abstract space and works out the memory the build
+needs at its peak (the finished tables kept for writing plus the largest work table and
+layout); `build_pdb_file` checks that memory, builds the tables one by one and writes the
+file atomically; `load_or_build` is the one entry point the solvers use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdb_build.abstraction import AbstractSpace, abstract_space
+from pdb_build.bfs import BuiltTable, build_table, check_memory, work_bytes
+from pdb_build.partitions import Partition
+from pdb_build.ranking import check_pattern_size, n_placements
+from pdb_build.store import ADDITIVE, PatternDatabase, load_partition, write_partition
+from solvers.errors import InputError
+from solvers.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    puzzle: Puzzle
+    partition: Partition
+    additive: bool
+    spaces: tuple[AbstractSpace, ...]
+
+    @property
+    def table_entries(self) -> list[int]:
+        return [n_placements(self.puzzle.n_cells, len(p)) for p in self.partition.patterns]
+
+    @property
+    def memory_needed(self) -> int:
+        """Peak bytes: every finished table, plus the largest work table and its layout."""
+        layouts = [sum(a.nbytes for a in vars(s).values() if hasattr(a, "nbytes")) for s in self.spaces]
+        return sum(self.table_entries) + max(work_bytes(s) + b for s, b in zip(self.spaces, layouts))
+
+
+def plan_build(puzzle: Puzzle, partition: Partition, additive: bool = True) -> BuildPlan:
+    """Lay out the partition's patterns, refusing up front any that cannot fit in memory."""
+    for pattern in partition.patterns:
+        check_pattern_size(puzzle.n_cells, len(pattern))
+        lower_bound = 2 * n_placements(puzzle.n_cells, len(pattern))
+        check_memory(lower_bound, f"the table of tiles {','.join(map(str, pattern))}")
+    spaces = tuple(abstract_space(puzzle, pattern, additive) for pattern in partition.patterns)
+    plan = BuildPlan(puzzle, partition, additive, spaces)
+    check_memory(plan.memory_needed, f"building partition {partition.name}")
+    return plan
+
+
+def build_tables(plan: BuildPlan, *, progress: bool = False) -> list[BuiltTable]:
+    """Build every table of the plan, in pattern order."""
+    return [build_table(space, pattern, progress=progress)[0] for space, pattern in zip(plan.spaces, plan.partition.patterns)]
+
+
+def build_pdb_file(plan: BuildPlan, path: str | Path, *, force: bool = False, progress: bool = False) -> tuple[Path, list[BuiltTable]]:
+    """Build the plan's tables and write them to `path` (refused if it exists, unless `force`)."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise InputError(f"{path} exists; use --force to overwrite it")
+    built = build_tables(plan, progress=progress)
+    return write_partition(path, plan.puzzle, plan.partition, built, force=force), built
+
+
+def load_or_build(
+    puzzle: Puzzle, partition: Partition, path: str | Path, *, progress: bool = False
+) -> PatternDatabase:
+    """Load the verified additive PDB at `path`, building and writing it first if it is missing."""
+    path = Path(path)
+    if not path.exists():
+        build_pdb_file(plan_build(puzzle, partition, additive=True), path, progress=progress)
+    database = load_partition(path, puzzle, partition)
+    if database.cost_model != ADDITIVE:
+        raise InputError(f"{path}: holds {database.cost_model} tables, not additive ones")
+    return database

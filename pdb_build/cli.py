@@ -1,0 +1,77 @@
+"""cli.py -- `build-pdb`: build a partition's pattern databases into one HDF5 file.
+
+Exit status: 0 built, 2 invalid input or a build that cannot be done (one line on stderr),
+130 interrupted (no file is left at the target path).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import PRESET_DIR, custom, preset
+from pdb_build.store import default_file_name
+from solvers.cli import EXIT_INTERRUPTED, EXIT_INVALID, OneLineParser
+from solvers.errors import InputError
+from solvers.puzzle import Puzzle, parse_board
+
+DEFAULT_DIR = Path("data") / "pdbs"
+
+
+def build_pdb_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="build-pdb",
+        description="Build additive disjoint pattern databases for a board, goal and partition.",
+        epilog=f"Presets are read from {PRESET_DIR}. Exit status: 0 built, 2 invalid input, 130 interrupted.",
+    )
+    parser.add_argument("--board", required=True, help="RxC, rows x columns, e.g. 4x4")
+    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--preset", help="a preset partition named by its pattern sizes, e.g. 7-8, 6-6-3, 5-5-5")
+    which.add_argument(
+        "--pattern", action="append", metavar="TILES", help="the tiles of one pattern, e.g. 1,2,3 (repeat per pattern)"
+    )
+    parser.add_argument("--out", help=f"the file to write (default: {DEFAULT_DIR}/<board>-<goal>-<partition>.h5)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+    parser.add_argument(
+        "--non-additive", action="store_true",
+        help="count every move, not only the pattern's (tables for max-combination only)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def build_pdb_main(argv: list[str] | None = None) -> int:
+    """Run `build-pdb`; returns the exit status."""
+    args = build_pdb_parser().parse_args(argv)
+    try:
+        puzzle = Puzzle(*parse_board(args.board), args.goal)
+        partition = preset(puzzle, args.preset) if args.preset else custom(puzzle, args.pattern)
+        cost_model = "non-additive" if args.non_additive else "additive"
+        out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model)
+        if out.exists() and not args.force:
+            raise InputError(f"{out} exists; use --force to overwrite it")
+        plan = plan_build(puzzle, partition, additive=not args.non_additive)
+        print(f"board {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}, partition {partition.name} "
+              f"({partition.sizes}), {cost_model}")
+        for pattern, entries, space in zip(partition.patterns, plan.table_entries, plan.spaces):
+            print(f"  tiles {','.join(map(str, pattern)):<24} {entries:>13,} entries, BFS over {space.n_states:,} states")
+        print(f"memory needed {plan.memory_needed / 2**20:,.0f} MiB; writing {out}")
+        path, built = build_pdb_file(plan, out, force=args.force, progress=not args.quiet)
+    except InputError as error:
+        print(f"build-pdb: error: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("build-pdb: interrupted; no file was written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    for table in built:
+        reached = table.table[table.table != 255]
+        print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {reached.max()}, "
+              f"mean {reached.mean():.3f}, {table.seconds:.1f} s")
+    print(f"built {path} ({path.stat().st_size / 2**20:,.1f} MiB) in {sum(t.seconds for t in built):.1f} s of BFS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(build_pdb_main())

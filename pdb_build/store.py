@@ -1,0 +1,207 @@
+"""store.py -- pattern databases as self-describing HDF5 files: write atomically, load verified.
+
+One file per partition. File attributes describe the partition; each pattern's table is a
+1-D uint8 dataset `pattern_<i>` (chunked, Zstandard-compressed through hdf5plugin: of gzip,
+lzf and Zstandard it loads fastest and is smallest, see BENCHMARKS.md) whose attributes hold
+everything needed to use and trust it: its tiles, board, goal, cost model, ranking scheme,
+entry count, maximum, mean and histogram of values, build seconds, format and package
+versions and a SHA-256 checksum of the table bytes.
+
+Loading checks the format and version, every checksum, and the board, goal and partition
+against what the caller expects, and refuses any mismatch with a one-line PdbError.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import h5py
+import hdf5plugin
+import numpy as np
+
+from pdb_build.bfs import UNREACHED, BuiltTable
+from pdb_build.partitions import Partition
+from pdb_build.ranking import RANKING_SCHEME, n_placements
+from solvers.errors import InputError
+from solvers.puzzle import Puzzle
+
+FORMAT = "tilepdb-pattern-database"
+FORMAT_VERSION = 1
+CHUNK_ENTRIES = 1 << 22
+ADDITIVE, NON_ADDITIVE = "additive", "non-additive"
+
+
+class PdbError(InputError):
+    """A PDB file that cannot be used; the message names the file and the reason."""
+
+
+@dataclass(frozen=True)
+class PatternDatabase:
+    """A loaded, verified partition file: one table per pattern."""
+
+    path: Path
+    puzzle: Puzzle
+    partition: Partition
+    cost_model: str
+    tables: tuple[np.ndarray, ...]
+
+
+def package_version() -> str:
+    try:
+        return metadata.version("tilepdb")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def goal_id(puzzle: Puzzle) -> str:
+    """A short name of the goal for file names: blank-last, blank-first, or a hash."""
+    n = puzzle.n_cells
+    if puzzle.goal.tolist() == [*range(1, n), 0]:
+        return "blank-last"
+    if puzzle.goal.tolist() == list(range(n)):
+        return "blank-first"
+    return "goal-" + hashlib.sha1(puzzle.goal.tobytes()).hexdigest()[:8]
+
+
+def default_file_name(puzzle: Puzzle, partition: Partition, cost_model: str = ADDITIVE) -> str:
+    """The file name derived from board, goal, partition and cost model."""
+    suffix = "" if cost_model == ADDITIVE else f"-{cost_model}"
+    return f"{puzzle.board}-{goal_id(puzzle)}-{partition.name}{suffix}.h5"
+
+
+def checksum(table: np.ndarray) -> str:
+    return "sha256:" + hashlib.sha256(np.ascontiguousarray(table)).hexdigest()
+
+
+def histogram(table: np.ndarray) -> np.ndarray:
+    """Count of each value 0..max (UNREACHED entries are not counted)."""
+    counts = np.bincount(table, minlength=UNREACHED + 1)[:UNREACHED]
+    reached = np.flatnonzero(counts)
+    return counts[: reached[-1] + 1] if reached.size else counts[:1]
+
+
+def write_partition(
+    path: str | Path, puzzle: Puzzle, partition: Partition, built: list[BuiltTable], *, force: bool = False
+) -> Path:
+    """Write the tables of `partition` to `path` atomically (temporary file, then rename).
+
+    Refuses an existing `path` unless `force`. On any failure no file is left at `path`
+    (an existing one is untouched) and the temporary file is removed.
+    """
+    path = Path(path)
+    if path.exists() and not force:
+        raise PdbError(f"{path} exists; use --force to overwrite it")
+    cost_model = ADDITIVE if all(b.additive for b in built) else NON_ADDITIVE
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with h5py.File(temporary, "w") as handle:
+            common = {
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
+                "package_version": package_version(),
+                "board_rows": puzzle.rows,
+                "board_cols": puzzle.cols,
+                "goal": puzzle.goal.astype(np.int64),
+                "cost_model": cost_model,
+                "ranking_scheme": RANKING_SCHEME,
+            }
+            handle.attrs.update(common)
+            handle.attrs.update(
+                partition=partition.name,
+                patterns=";".join(",".join(map(str, p)) for p in partition.patterns),
+                n_patterns=len(partition.patterns),
+                created=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            )
+            for number, table in enumerate(built):
+                dataset = handle.create_dataset(
+                    f"pattern_{number}", data=table.table, chunks=(min(CHUNK_ENTRIES, table.table.size),),
+                    **hdf5plugin.Zstd(clevel=3),
+                )
+                reached = table.table[table.table != UNREACHED]
+                dataset.attrs.update(common)
+                dataset.attrs.update(
+                    tiles=np.array(table.pattern, dtype=np.int64),
+                    entries=table.table.size,
+                    max=int(reached.max()),
+                    mean=float(reached.mean()),
+                    unreached=int(table.table.size - reached.size),
+                    histogram=histogram(table.table),
+                    level_sizes=np.array(table.level_sizes, dtype=np.int64),
+                    build_seconds=table.seconds,
+                    checksum=checksum(table.table),
+                )
+        os.replace(temporary, path)
+    except OSError as error:
+        raise PdbError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+    return path
+
+
+def load_partition(
+    path: str | Path, puzzle: Puzzle | None = None, partition: Partition | None = None
+) -> PatternDatabase:
+    """Open `path`, verify it and read every table into memory.
+
+    Refuses (PdbError) a missing or non-HDF5 file, another format or version, a checksum
+    mismatch, and, when given, a board, goal or partition other than `puzzle`'s and
+    `partition`'s.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise PdbError(f"{path}: no such PDB file")
+    try:
+        with h5py.File(path, "r") as handle:
+            return _read(path, handle, puzzle, partition)
+    except PdbError:
+        raise
+    except (OSError, KeyError, ValueError, TypeError) as error:
+        raise PdbError(f"{path}: not a readable tilepdb PDB file ({_reason(error)})") from None
+
+
+def _reason(error: Exception) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partition | None) -> PatternDatabase:
+    attrs = handle.attrs
+    if attrs.get("format") != FORMAT:
+        raise PdbError(f"{path}: not a tilepdb PDB file")
+    if attrs.get("format_version") != FORMAT_VERSION:
+        raise PdbError(
+            f"{path}: format version {attrs.get('format_version')} is not {FORMAT_VERSION}, the version "
+            "this tilepdb reads; rebuild it with build-pdb"
+        )
+    stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
+    if puzzle is not None and (stored.rows, stored.cols) != (puzzle.rows, puzzle.cols):
+        raise PdbError(f"{path}: built for a {stored.board} board, not {puzzle.board}")
+    if puzzle is not None and stored != puzzle:
+        raise PdbError(
+            f"{path}: built for goal {' '.join(map(str, stored.goal))}, not {' '.join(map(str, puzzle.goal))}"
+        )
+    patterns = tuple(
+        tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";")
+    )
+    partition = Partition(str(attrs["partition"]), patterns)
+    if expected is not None and expected.patterns != partition.patterns:
+        raise PdbError(f"{path}: holds partition {partition.name} {patterns}, not {expected.name} {expected.patterns}")
+    tables = []
+    for number, pattern in enumerate(patterns):
+        dataset = handle[f"pattern_{number}"]
+        if tuple(int(t) for t in dataset.attrs["tiles"]) != pattern:
+            raise PdbError(f"{path}: table {number} is not for the tiles {pattern}")
+        if dataset.shape != (n_placements(stored.n_cells, len(pattern)),) or dataset.dtype != np.uint8:
+            raise PdbError(f"{path}: table {number} has the wrong shape or type")
+        table = dataset[...]
+        if checksum(table) != dataset.attrs["checksum"]:
+            raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; the file is corrupt")
+        table.setflags(write=False)
+        tables.append(table)
+    return PatternDatabase(path, stored, partition, str(attrs["cost_model"]), tuple(tables))

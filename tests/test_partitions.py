@@ -1,0 +1,63 @@
+"""Preset and custom partitions: sizes kept for every goal, validation of custom patterns."""
+
+import numpy as np
+import pytest
+
+from pdb_build.partitions import custom, preset, preset_names
+from solvers.errors import InputError
+from solvers.puzzle import Puzzle
+
+PRESETS = [("3x3", "4-4"), ("4x4", "5-5-5"), ("4x4", "6-6-3"), ("4x4", "7-8"), ("5x5", "6-6-6-6"), ("3x4", "5-6"), ("4x3", "5-6")]
+
+
+def _goals(rows, cols):
+    n = rows * cols
+    rng = np.random.default_rng(n)
+    return [None, list(range(n)), rng.permutation(n).tolist()]
+
+
+@pytest.mark.parametrize("board, name", PRESETS)
+def test_presets_partition_all_tiles_with_the_named_sizes_for_any_goal(board, name):
+    rows, cols = map(int, board.split("x"))
+    for goal in _goals(rows, cols):
+        puzzle = Puzzle(rows, cols, goal)
+        partition = preset(puzzle, name)
+        tiles = [t for p in partition.patterns for t in p]
+        assert sorted(tiles) == list(range(1, rows * cols))
+        assert sorted(len(p) for p in partition.patterns) == sorted(int(s) for s in name.split("-"))
+
+
+def test_seven_eight_splits_the_top_and_bottom_two_rows():
+    blank_first = Puzzle(4, 4, list(range(16)))
+    assert preset(blank_first, "7-8").patterns == ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15))
+    blank_last = Puzzle(4, 4)
+    assert preset(blank_last, "7-8").patterns == ((1, 2, 3, 4, 5, 6, 7, 8), (9, 10, 11, 12, 13, 14, 15))
+
+
+def test_a_goal_with_the_blank_in_the_centre_keeps_the_sizes():
+    snail = Puzzle(3, 3, [1, 2, 3, 8, 0, 4, 7, 6, 5])
+    assert sorted(map(len, preset(snail, "4-4").patterns)) == [4, 4]
+
+
+def test_preset_names_per_board():
+    assert preset_names(Puzzle(4, 4)) == ["5-5-5", "6-6-3", "7-8"]
+    with pytest.raises(InputError, match="presets for 4x4: 5-5-5, 6-6-3, 7-8"):
+        preset(Puzzle(4, 4), "8-8")
+    with pytest.raises(InputError, match="no presets for 2x5"):
+        preset(Puzzle(2, 5), "4-5")
+
+
+def test_custom_patterns_are_validated():
+    puzzle = Puzzle(4, 4)
+    partition = custom(puzzle, ["3,1,2", "4 5 6"])
+    assert partition.patterns == ((1, 2, 3), (4, 5, 6)) and partition.name.startswith("custom-3-3-")
+    for texts, message in [
+        (["1,2", "2,3"], "tile 2 appears in patterns 1 and 2"),
+        (["1,1"], "tile 1 appears twice"),
+        (["0,1"], "holds the blank"),
+        (["1,16"], "tile 16 does not exist"),
+        (["1,x"], "not a list of tile numbers"),
+        ([""], "not a list of tile numbers"),
+    ]:
+        with pytest.raises(InputError, match=message):
+            custom(puzzle, texts)
