@@ -105,6 +105,37 @@ def _min_over_regions(work, block_offset, factorial_k, out):
 
 
 @kernel
+def _value_counts(table):
+    counts = np.zeros(UNREACHED + 1, dtype=np.int64)
+    for value in table:
+        counts[value] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class TableStats:
+    """Summary of a table's values; UNREACHED entries are counted apart, not in the values."""
+
+    histogram: np.ndarray  # int64[max + 1]: entries holding each value 0..max
+    unreached: int
+
+    @property
+    def max(self) -> int:
+        return len(self.histogram) - 1
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(np.arange(len(self.histogram)), self.histogram) / self.histogram.sum())
+
+
+def table_stats(table: np.ndarray) -> TableStats:
+    """Histogram, maximum and mean of a table in one pass, without temporary copies."""
+    counts = _value_counts(table)
+    values = np.flatnonzero(counts[:UNREACHED])
+    return TableStats(counts[: values[-1] + 1].copy(), int(counts[UNREACHED]))
+
+
+@kernel
 def _blocks_with_parity(block_parity, parity):
     return np.flatnonzero(block_parity == parity).astype(np.int64)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from pdb_build.bfs import table_stats
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import PRESET_DIR, custom, preset
 from pdb_build.store import default_file_name
@@ -66,9 +67,9 @@ def build_pdb_main(argv: list[str] | None = None) -> int:
         print("build-pdb: interrupted; no file was written", file=sys.stderr)
         return EXIT_INTERRUPTED
     for table in built:
-        reached = table.table[table.table != 255]
-        print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {reached.max()}, "
-              f"mean {reached.mean():.3f}, {table.seconds:.1f} s")
+        stats = table_stats(table.table)
+        print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {stats.max}, "
+              f"mean {stats.mean:.3f}, {table.seconds:.1f} s")
     print(f"built {path} ({path.stat().st_size / 2**20:,.1f} MiB) in {sum(t.seconds for t in built):.1f} s of BFS")
     return 0
 

@@ -24,7 +24,7 @@ import h5py
 import hdf5plugin
 import numpy as np
 
-from pdb_build.bfs import UNREACHED, BuiltTable
+from pdb_build.bfs import BuiltTable, table_stats
 from pdb_build.partitions import Partition
 from pdb_build.ranking import RANKING_SCHEME, n_placements
 from solvers.errors import InputError
@@ -78,13 +78,6 @@ def checksum(table: np.ndarray) -> str:
     return "sha256:" + hashlib.sha256(np.ascontiguousarray(table)).hexdigest()
 
 
-def histogram(table: np.ndarray) -> np.ndarray:
-    """Count of each value 0..max (UNREACHED entries are not counted)."""
-    counts = np.bincount(table, minlength=UNREACHED + 1)[:UNREACHED]
-    reached = np.flatnonzero(counts)
-    return counts[: reached[-1] + 1] if reached.size else counts[:1]
-
-
 def write_partition(
     path: str | Path, puzzle: Puzzle, partition: Partition, built: list[BuiltTable], *, force: bool = False
 ) -> Path:
@@ -123,15 +116,15 @@ def write_partition(
                     f"pattern_{number}", data=table.table, chunks=(min(CHUNK_ENTRIES, table.table.size),),
                     **hdf5plugin.Zstd(clevel=3),
                 )
-                reached = table.table[table.table != UNREACHED]
+                stats = table_stats(table.table)
                 dataset.attrs.update(common)
                 dataset.attrs.update(
                     tiles=np.array(table.pattern, dtype=np.int64),
                     entries=table.table.size,
-                    max=int(reached.max()),
-                    mean=float(reached.mean()),
-                    unreached=int(table.table.size - reached.size),
-                    histogram=histogram(table.table),
+                    max=stats.max,
+                    mean=stats.mean,
+                    unreached=stats.unreached,
+                    histogram=stats.histogram,
                     level_sizes=np.array(table.level_sizes, dtype=np.int64),
                     build_seconds=table.seconds,
                     checksum=checksum(table.table),
