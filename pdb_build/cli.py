@@ -13,7 +13,7 @@ from pdb_build.bfs import table_stats
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import PRESET_DIR, custom, preset
 from pdb_build.store import default_file_name
-from solvers.cli import EXIT_INTERRUPTED, EXIT_INVALID, OneLineParser
+from solvers.cli_support import EXIT_OK, OneLineParser, run_guarded
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle, parse_board
 
@@ -46,32 +46,29 @@ def build_pdb_parser() -> OneLineParser:
 def build_pdb_main(argv: list[str] | None = None) -> int:
     """Run `build-pdb`; returns the exit status."""
     args = build_pdb_parser().parse_args(argv)
-    try:
-        puzzle = Puzzle(*parse_board(args.board), args.goal)
-        partition = preset(puzzle, args.preset) if args.preset else custom(puzzle, args.pattern)
-        cost_model = "non-additive" if args.non_additive else "additive"
-        out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model)
-        if out.exists() and not args.force:
-            raise InputError(f"{out} exists; use --force to overwrite it")
-        plan = plan_build(puzzle, partition, additive=not args.non_additive)
-        print(f"board {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}, partition {partition.name} "
-              f"({partition.sizes}), {cost_model}")
-        for pattern, entries, space in zip(partition.patterns, plan.table_entries, plan.spaces):
-            print(f"  tiles {','.join(map(str, pattern)):<24} {entries:>13,} entries, BFS over {space.n_states:,} states")
-        print(f"memory needed {plan.memory_needed / 2**20:,.0f} MiB; writing {out}")
-        path, built = build_pdb_file(plan, out, force=args.force, progress=not args.quiet)
-    except InputError as error:
-        print(f"build-pdb: error: {error}", file=sys.stderr)
-        return EXIT_INVALID
-    except KeyboardInterrupt:
-        print("build-pdb: interrupted; no file was written", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    return run_guarded("build-pdb", lambda: _build_pdb(args), "interrupted; no file was written")
+
+
+def _build_pdb(args) -> int:
+    puzzle = Puzzle(*parse_board(args.board), args.goal)
+    partition = preset(puzzle, args.preset) if args.preset else custom(puzzle, args.pattern)
+    cost_model = "non-additive" if args.non_additive else "additive"
+    out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model)
+    if out.exists() and not args.force:
+        raise InputError(f"{out} exists; use --force to overwrite it")
+    plan = plan_build(puzzle, partition, additive=not args.non_additive)
+    print(f"board {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}, partition {partition.name} "
+          f"({partition.sizes}), {cost_model}")
+    for pattern, entries, space in zip(partition.patterns, plan.table_entries, plan.spaces):
+        print(f"  tiles {','.join(map(str, pattern)):<24} {entries:>13,} entries, BFS over {space.n_states:,} states")
+    print(f"memory needed {plan.memory_needed / 2**20:,.0f} MiB; writing {out}")
+    path, built = build_pdb_file(plan, out, force=args.force, progress=not args.quiet)
     for table in built:
         stats = table_stats(table.table)
         print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {stats.max}, "
               f"mean {stats.mean:.3f}, {table.seconds:.1f} s")
     print(f"built {path} ({path.stat().st_size / 2**20:,.1f} MiB) in {sum(t.seconds for t in built):.1f} s of BFS")
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

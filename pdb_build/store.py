@@ -14,7 +14,6 @@ against what the caller expects, and refuses any mismatch with a one-line PdbErr
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from dataclasses import dataclass
 from importlib import metadata
@@ -27,6 +26,7 @@ import numpy as np
 from pdb_build.bfs import BuiltTable, table_stats
 from pdb_build.partitions import Partition
 from pdb_build.ranking import RANKING_SCHEME, n_placements
+from solvers.atomic import atomic_target
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 
@@ -90,10 +90,8 @@ def write_partition(
     if path.exists() and not force:
         raise PdbError(f"{path} exists; use --force to overwrite it")
     cost_model = ADDITIVE if all(b.additive for b in built) else NON_ADDITIVE
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with h5py.File(temporary, "w") as handle:
+        with atomic_target(path) as temporary, h5py.File(temporary, "w") as handle:
             common = {
                 "format": FORMAT,
                 "format_version": FORMAT_VERSION,
@@ -129,12 +127,8 @@ def write_partition(
                     build_seconds=table.seconds,
                     checksum=checksum(table.table),
                 )
-        os.replace(temporary, path)
     except OSError as error:
         raise PdbError(f"cannot write {path}: {error.strerror or error}") from None
-    finally:
-        if temporary.exists():
-            temporary.unlink()
     return path
 
 

@@ -10,13 +10,14 @@ figures to results/bench_build.csv. Files go to data/pdbs/ (kept for the solvers
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from solvers.atomic import write_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTITIONS = [("4x4", "5-5-5"), ("4x4", "6-6-3"), ("4x4", "7-8"), ("5x5", "6-6-6-6")]
@@ -89,14 +90,7 @@ def main() -> int:
     for r in rows:
         print(f"{r['board'] + ' ' + r['partition']:<14} {r['tiles']:<24} {r['entries']:>13,} {r['seconds']:>8.2f} "
               f"{r['entries_per_second'] / 1e6:>11.2f} {r['peak_rss_mib']:>12,} {r['file_mib']:>9} {r['load_seconds']:>7}")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    temporary = out.with_suffix(".tmp")
-    with temporary.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    temporary.replace(out)
+    out = write_csv(args.out, rows)
     print(f"wrote {out}; {time.strftime('%Y-%m-%d')}")
     return 0
 

@@ -7,7 +7,6 @@ to results/bench_codecs.csv. store.py uses the winner.
 
 from __future__ import annotations
 
-import csv
 import tempfile
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ import numpy as np
 
 from pdb_build.build import build_tables, plan_build
 from pdb_build.partitions import custom
+from solvers.atomic import write_csv
 from solvers.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,12 +50,7 @@ def main() -> None:
             rows.append({"codec": name, "write_seconds": round(written, 3), "read_seconds": round(read, 3),
                          "file_mib": round(path.stat().st_size / 2**20, 1)})
             print(f"{name:<14} write {written:6.2f} s  read {read:6.2f} s  {rows[-1]['file_mib']:7.1f} MiB")
-    out = ROOT / "results" / "bench_codecs.csv"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    out = write_csv(ROOT / "results" / "bench_codecs.csv", rows)
     print(f"wrote {out}; {time.strftime('%Y-%m-%d')}")
 
 

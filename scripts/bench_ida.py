@@ -8,12 +8,12 @@ writes the figures to results/bench_ida.csv.
 from __future__ import annotations
 
 import argparse
-import csv
 import platform
 import sys
 import time
 from pathlib import Path
 
+from solvers.atomic import write_csv
 from solvers.instances import load_instances
 from solvers.solve import solve
 
@@ -53,14 +53,7 @@ def main() -> int:
         seconds = sum(r["seconds"] for r in mine)
         print(f"{name:<16} {'all':>3} {'':>4} {generated:>16,} {expanded:>15,} {seconds:>8.2f} "
               f"{generated / seconds / 1e6:>7.1f}   ({expanded / seconds / 1e6:.1f} M expanded/s)")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    temporary = out.with_suffix(".tmp")
-    with temporary.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    temporary.replace(out)
+    out = write_csv(args.out, rows)
     print(f"wrote {out}; {time.strftime('%Y-%m-%d')}")
     if failed:
         print("ERROR: a length differs from the published optimum", file=sys.stderr)

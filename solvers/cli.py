@@ -6,28 +6,27 @@ Exit status: 0 solved, 1 the instance is unsolvable, 2 invalid input (one line o
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from solvers.errors import InputError
+from solvers.cli_support import (
+    EXIT_GAVE_UP,
+    EXIT_OK,
+    EXIT_UNSOLVABLE,
+    OneLineParser,
+    positive_float,
+    positive_int,
+    run_guarded,
+)
 from solvers.heuristics import ALIASES, KIND_NAMES
 from solvers.puzzle import load_puzzle
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import ALGORITHMS, solve
 
-EXIT_SOLVED, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_GAVE_UP, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-EXIT_FOR_STATUS = {SOLVED: EXIT_SOLVED, UNSOLVABLE: EXIT_UNSOLVABLE, GAVE_UP: EXIT_GAVE_UP}
+EXIT_FOR_STATUS = {SOLVED: EXIT_OK, UNSOLVABLE: EXIT_UNSOLVABLE, GAVE_UP: EXIT_GAVE_UP}
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr and exit status 2."""
-
-    def error(self, message):
-        self.exit(EXIT_INVALID, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def solve_puzzle_parser() -> argparse.ArgumentParser:
+def solve_puzzle_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="solve-puzzle",
         description="Solve one sliding-tile puzzle. Moves name the direction the blank moves (U, D, L, R).",
@@ -46,54 +45,31 @@ def solve_puzzle_parser() -> argparse.ArgumentParser:
         help=f"heuristic for ida and astar: {', '.join(KIND_NAMES)} (aliases: {', '.join(ALIASES)}); "
         "default: linear-conflict",
     )
-    parser.add_argument("--node-limit", type=_positive_int, help="give up after this many nodes")
-    parser.add_argument("--time-limit", type=_positive_float, help="give up after this many seconds (ida)")
-    parser.add_argument("--depth-limit", type=_positive_int, help="deepest solution dfs looks for (default: 31)")
+    parser.add_argument("--node-limit", type=positive_int, help="give up after this many nodes")
+    parser.add_argument("--time-limit", type=positive_float, help="give up after this many seconds (ida)")
+    parser.add_argument("--depth-limit", type=positive_int, help="deepest solution dfs looks for (default: 31)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")
     return parser
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return value
-
-
 def solve_puzzle_main(argv: list[str] | None = None) -> int:
     """Run `solve-puzzle`; returns the exit status."""
     args = solve_puzzle_parser().parse_args(argv)
-    try:
-        puzzle, start = load_puzzle(args.tiles, args.board, args.goal)
-        result = solve(
-            puzzle,
-            start,
-            args.algorithm,
-            args.heuristic,
-            node_limit=args.node_limit,
-            time_limit=args.time_limit,
-            depth_limit=args.depth_limit,
-        )
-    except InputError as error:
-        print(f"solve-puzzle: error: {error}", file=sys.stderr)
-        return EXIT_INVALID
-    except KeyboardInterrupt:
-        print("solve-puzzle: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    return run_guarded("solve-puzzle", lambda: _solve_puzzle(args))
+
+
+def _solve_puzzle(args) -> int:
+    puzzle, start = load_puzzle(args.tiles, args.board, args.goal)
+    result = solve(
+        puzzle,
+        start,
+        args.algorithm,
+        args.heuristic,
+        node_limit=args.node_limit,
+        time_limit=args.time_limit,
+        depth_limit=args.depth_limit,
+    )
     if args.json:
         record = {
             "board": puzzle.board,

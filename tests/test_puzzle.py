@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError, load_puzzle, parse_board, parse_tiles
-from tests.conftest import STANDARD_3X3, distances
+from tests.conftest import distances
 
 
 def test_eight_puzzle_has_181440_reachable_states_at_most_31_moves_away(eight_puzzle_distances):

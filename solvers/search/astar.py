@@ -22,6 +22,7 @@ from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECT
 from solvers.search.node_store import (
     NO_PARENT,
     _grown,
+    _grown_store,
     _pack,
     _path_moves,
     _unpack,
@@ -142,10 +143,8 @@ def _astar(start, max_nodes, neighbours, goal, kind, tile_cost, goal_cell, rows,
                     return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
                 if n_nodes == capacity:
                     capacity *= 2
-                    codes = _grown(codes, capacity)
+                    codes, parent, move = _grown_store(codes, parent, move, capacity)
                     g = _grown(g, capacity)
-                    parent = _grown(parent, capacity)
-                    move = _grown(move, capacity)
                     closed = _grown(closed, capacity)
                     closed[n_nodes:] = False
                 child = n_nodes

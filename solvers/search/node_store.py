@@ -56,6 +56,12 @@ def _grown(array, capacity):
 
 
 @kernel
+def _grown_store(codes, parent, move, capacity):
+    """The three node arrays with room for `capacity` nodes."""
+    return _grown(codes, capacity), _grown(parent, capacity), _grown(move, capacity)
+
+
+@kernel
 def _path_moves(parent, move, node):
     """The moves from the root to `node`, following parent links."""
     length = 0

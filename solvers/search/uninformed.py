@@ -16,7 +16,7 @@ from solvers.heuristics import Heuristic
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, deepening_search
-from solvers.search.node_store import NO_PARENT, _grown, _pack, _path_moves, _unpack, check_packable
+from solvers.search.node_store import NO_PARENT, _grown_store, _pack, _path_moves, _unpack, check_packable
 from solvers.search.result import SearchResult, moves_to_text, search_result, unsolvable_result, verified
 
 DEFAULT_BFS_MAX_NODES = 20_000_000
@@ -70,9 +70,7 @@ def _bfs(start, goal, max_nodes, neighbours):
                 return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
             if n_nodes == capacity:
                 capacity *= 2
-                codes = _grown(codes, capacity)
-                parent = _grown(parent, capacity)
-                move = _grown(move, capacity)
+                codes, parent, move = _grown_store(codes, parent, move, capacity)
             codes[n_nodes] = code
             parent[n_nodes] = node
             move[n_nodes] = direction

@@ -1,0 +1,36 @@
+"""atomic.py -- outputs that appear whole or not at all: write a temporary file, then rename."""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def atomic_target(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path beside `path` to write; on success it is renamed to `path`.
+
+    On any exception (KeyboardInterrupt included) the temporary file is removed and `path`
+    is left as it was. The parent folder is created if needed.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+
+
+def write_csv(path: str | Path, rows: list[dict]) -> Path:
+    """Write `rows` (dicts with the same keys) as a CSV file with a header, atomically."""
+    with atomic_target(path) as temporary, temporary.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return Path(path)

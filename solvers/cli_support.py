@@ -1,0 +1,50 @@
+"""cli_support.py -- what every command-line front end shares: one-line errors and exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from solvers.errors import InputError
+
+EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_GAVE_UP, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message):
+        self.exit(EXIT_INVALID, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
+    """Run a command's body; InputError becomes one line on stderr and exit status 2,
+    Ctrl-C becomes `interrupted` on stderr and exit status 130."""
+    try:
+        return body()
+    except InputError as error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print(f"{prog}: {interrupted}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def positive(convert: Callable[[str], float], noun: str) -> Callable[[str], float]:
+    """An argparse type: `convert` the text and require a value above zero."""
+
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        return value
+
+    return parse
+
+
+positive_int = positive(int, "an integer")
+positive_float = positive(float, "a number")
