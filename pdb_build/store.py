@@ -48,7 +48,8 @@ class PatternDatabase:
     puzzle: Puzzle
     partition: Partition
     cost_model: str
-    tables: tuple[np.ndarray, ...]
+    buffer: np.ndarray  # every table, one after the other (read-only)
+    tables: tuple[np.ndarray, ...]  # views of `buffer`, one per pattern
 
 
 def package_version() -> str:
@@ -179,16 +180,19 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     partition = Partition(str(attrs["partition"]), patterns)
     if expected is not None and expected.patterns != partition.patterns:
         raise PdbError(f"{path}: holds partition {partition.name} {patterns}, not {expected.name} {expected.patterns}")
+    sizes = [n_placements(stored.n_cells, len(pattern)) for pattern in patterns]
+    buffer = np.empty(sum(sizes), dtype=np.uint8)
     tables = []
-    for number, pattern in enumerate(patterns):
+    for number, (pattern, size) in enumerate(zip(patterns, sizes)):
         dataset = handle[f"pattern_{number}"]
         if tuple(int(t) for t in dataset.attrs["tiles"]) != pattern:
             raise PdbError(f"{path}: table {number} is not for the tiles {pattern}")
-        if dataset.shape != (n_placements(stored.n_cells, len(pattern)),) or dataset.dtype != np.uint8:
+        if dataset.shape != (size,) or dataset.dtype != np.uint8:
             raise PdbError(f"{path}: table {number} has the wrong shape or type")
-        table = dataset[...]
+        table = buffer[sum(sizes[:number]) : sum(sizes[: number + 1])]
+        dataset.read_direct(table)
         if checksum(table) != dataset.attrs["checksum"]:
             raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; the file is corrupt")
-        table.setflags(write=False)
         tables.append(table)
-    return PatternDatabase(path, stored, partition, str(attrs["cost_model"]), tuple(tables))
+    buffer.setflags(write=False)
+    return PatternDatabase(path, stored, partition, str(attrs["cost_model"]), buffer, tuple(tables))

@@ -27,10 +27,10 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
             temporary.unlink()
 
 
-def write_csv(path: str | Path, rows: list[dict]) -> Path:
-    """Write `rows` (dicts with the same keys) as a CSV file with a header, atomically."""
+def write_csv(path: str | Path, rows: list[dict], fields: list[str] | None = None) -> Path:
+    """Write `rows` as a CSV file with a header of `fields` (default: the first row's keys), atomically."""
     with atomic_target(path) as temporary, temporary.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer = csv.DictWriter(handle, fieldnames=fields or list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
     return Path(path)

@@ -1,13 +1,19 @@
-"""cli.py -- command-line front ends of the solvers (`solve-puzzle`).
+"""cli.py -- command-line front ends of the solvers: `solve-puzzle` and `solve-batch`.
 
-Exit status: 0 solved, 1 the instance is unsolvable, 2 invalid input (one line on stderr),
-3 a node or time limit ended the search first, 130 interrupted.
+solve-puzzle exit status: 0 solved, 1 the instance is unsolvable, 2 invalid input (one line
+on stderr), 3 a node or time limit ended the search first, 130 interrupted.
+solve-batch exit status: 0 every instance solved at its known length, 1 a length differs from
+a known optimum, 2 invalid input, 3 some instance not solved (limit or unsolvable), 130
+interrupted (the rows written so far stay; rerun to resume).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
+from pathlib import Path
 
 from solvers.cli_support import (
     EXIT_GAVE_UP,
@@ -18,10 +24,13 @@ from solvers.cli_support import (
     positive_int,
     run_guarded,
 )
+from solvers.batch import solve_batch
+from solvers.heuristic_spec import from_options
 from solvers.heuristics import ALIASES, KIND_NAMES
+from solvers.instances import load_instances
 from solvers.puzzle import load_puzzle
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
-from solvers.solve import ALGORITHMS, solve
+from solvers.solve import ALGORITHMS, INFORMED, solve
 
 EXIT_FOR_STATUS = {SOLVED: EXIT_OK, UNSOLVABLE: EXIT_UNSOLVABLE, GAVE_UP: EXIT_GAVE_UP}
 
@@ -39,18 +48,25 @@ def solve_puzzle_parser() -> OneLineParser:
     parser.add_argument("--board", help="RxC, rows x columns (default: from the rows given or a square tile count)")
     parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
     parser.add_argument("--algorithm", default="ida", choices=ALGORITHMS, help="search algorithm (default: ida)")
-    parser.add_argument(
-        "--heuristic",
-        default="linear-conflict",
-        help=f"heuristic for ida and astar: {', '.join(KIND_NAMES)} (aliases: {', '.join(ALIASES)}); "
-        "default: linear-conflict",
-    )
+    add_heuristic_options(parser)
     parser.add_argument("--node-limit", type=positive_int, help="give up after this many nodes")
     parser.add_argument("--time-limit", type=positive_float, help="give up after this many seconds (ida)")
     parser.add_argument("--depth-limit", type=positive_int, help="deepest solution dfs looks for (default: 31)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")
     return parser
+
+
+def add_heuristic_options(parser: OneLineParser) -> None:
+    """--heuristic, --pdb and --reflect, shared by the commands that search."""
+    parser.add_argument(
+        "--heuristic",
+        default="linear-conflict",
+        help=f"heuristic for ida and astar: {', '.join(KIND_NAMES)} (aliases: {', '.join(ALIASES)}), "
+        "pdb (with --pdb), or a spec such as pdb:FILE+reflect or max(pdb:A,pdb:B); default: linear-conflict",
+    )
+    parser.add_argument("--pdb", action="append", metavar="FILE", help="a PDB file from build-pdb (repeat to take the max)")
+    parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
 
 
 def solve_puzzle_main(argv: list[str] | None = None) -> int:
@@ -65,7 +81,7 @@ def _solve_puzzle(args) -> int:
         puzzle,
         start,
         args.algorithm,
-        args.heuristic,
+        from_options(puzzle, args.heuristic, args.pdb, args.reflect),
         node_limit=args.node_limit,
         time_limit=args.time_limit,
         depth_limit=args.depth_limit,
@@ -105,6 +121,61 @@ def _report(puzzle, start, result, show_boards: bool) -> str:
             title = "start" if step == 0 else f"move {step}: {result.moves[step - 1]}"
             lines += ["", title, puzzle.format(state)]
     return "\n".join(lines)
+
+
+def solve_batch_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="solve-batch",
+        description="Solve every instance of a benchmark file; one verified CSV row per instance, resumable.",
+        epilog="Exit status: 0 all solved at their known lengths, 1 a length differs from a known optimum, "
+        "2 invalid input, 3 some instance not solved, 130 interrupted (rerun to resume).",
+    )
+    parser.add_argument("instances", help="instance file: one puzzle per line, optional '| known length', "
+                        "'# board: RxC' and '# goal: ...' header lines")
+    parser.add_argument("--board", help="RxC (default: the file's header, else a square tile count)")
+    parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
+    parser.add_argument("--algorithm", default="ida", choices=INFORMED, help="search algorithm (default: ida)")
+    add_heuristic_options(parser)
+    parser.add_argument("--out", help="the CSV file (default: results/<instances>-<heuristic>.csv); "
+                        "an existing one is resumed")
+    parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--first", type=positive_int, help="solve only the first K instances")
+    parser.add_argument("--node-limit", type=positive_int, help="give up on an instance after this many nodes")
+    parser.add_argument("--time-limit", type=positive_float, help="give up on an instance after this many seconds")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def solve_batch_main(argv: list[str] | None = None) -> int:
+    """Run `solve-batch`; returns the exit status."""
+    args = solve_batch_parser().parse_args(argv)
+    return run_guarded("solve-batch", lambda: _solve_batch(args),
+                       "interrupted; the rows written so far are kept, rerun to resume")
+
+
+def _solve_batch(args) -> int:
+    puzzle, instances = load_instances(args.instances, args.board, args.goal)
+    instances = instances[: args.first] if args.first else instances
+    heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.instances).stem}-{_slug(heuristic.name)}.csv"
+    print(f"{len(instances)} instances of {puzzle}, {args.algorithm} with {heuristic.name}, "
+          f"{args.jobs} jobs, writing {out}")
+    summary = solve_batch(
+        puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
+        node_limit=args.node_limit, time_limit=args.time_limit, progress=not args.quiet,
+        report=lambda line: print(line, file=sys.stderr),
+    )
+    print("\n".join(summary.lines()))
+    if summary.mismatches:
+        print(f"solve-batch: ERROR: {len(summary.mismatches)} lengths differ from the known optima "
+              f"(instances {', '.join(map(str, summary.mismatches))})", file=sys.stderr)
+        return EXIT_UNSOLVABLE
+    return EXIT_GAVE_UP if summary.n_not_solved else EXIT_OK
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
 
 
 if __name__ == "__main__":

@@ -18,3 +18,9 @@ def kernel(function):
 def parallel_kernel(function):
     """Like `kernel`, with numba's `prange` loops run on all threads."""
     return numba.njit(parallel=True, **KERNEL_OPTIONS)(function)
+
+
+def inline_kernel(function):
+    """Like `kernel`, inlined into its callers by numba: for the small per-node helpers that
+    take a whole KernelHeuristic tuple, which would otherwise be copied at every call."""
+    return numba.njit(inline="always", **KERNEL_OPTIONS)(function)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.heuristics import Heuristic, from_spec
+from solvers.heuristic_spec import from_spec
+from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.astar import astar
 from solvers.search.ida import ida_star
@@ -29,7 +30,8 @@ def solve(
 ) -> SearchResult:
     """Solve `start` with the named algorithm; the result's solution has been replayed and checked.
 
-    `heuristic` (a spec such as "manhattan" or a Heuristic) is used by ida and astar only.
+    `heuristic` (a spec such as "manhattan" or "pdb:FILE+reflect", see heuristic_spec.py, or
+    a Heuristic) is used by ida and astar only.
     `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
     are each search's own. `time_limit` applies to ida, `depth_limit` to dfs.
     """

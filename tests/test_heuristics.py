@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.heuristics import Heuristic, _move_delta, from_spec
+from solvers.heuristic_spec import from_spec
+from solvers.heuristics import Baseline as Heuristic
+from solvers.heuristics import _baseline_delta as _move_delta
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 from tests import naive
@@ -63,7 +65,8 @@ def test_incremental_update_equals_recomputation_along_random_walks(rows, cols, 
         target = options[rng.integers(len(options))]
         tile = board[target]
         board[blank], board[target] = tile, 0
-        h += _move_delta(board, tile, target, blank, *heuristic.kernel_args())
+        data = heuristic.kernel_data()
+        h += _move_delta(board, tile, target, blank, data.kind, data.tile_cost, data.goal_cell, rows, cols)
         blank = target
         assert h == heuristic(board) == _naive(name, tuple(board.tolist()), tuple(puzzle.goal.tolist()), rows, cols)
 

@@ -15,7 +15,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from solvers.heuristics import Heuristic, _h_full, _move_delta
+from solvers.heuristics import Heuristic, _h_child, _h_start, _h_undo
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, _is_goal
@@ -81,7 +81,7 @@ def _heap_pop(keys, nodes, size):
 
 
 @kernel
-def _astar(start, max_nodes, neighbours, goal, kind, tile_cost, goal_cell, rows, cols):
+def _astar(start, max_nodes, neighbours, goal, H):
     """A* from `start`; stores at most `max_nodes` nodes.
 
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
@@ -102,7 +102,8 @@ def _astar(start, max_nodes, neighbours, goal, kind, tile_cost, goal_cell, rows,
     move[0] = -1
     index[codes[0]] = 0
     n_nodes = 1
-    h_start = _h_full(board, kind, tile_cost, goal_cell, rows, cols)
+    values = np.zeros((2, H.instance_pattern.shape[0]), dtype=np.int64)
+    h_start = _h_start(H, board, values)
     _heap_push(heap_keys, heap_nodes, 0, (h_start << G_BITS) | G_MASK, 0)
     heap_size = 1
     expanded = 0
@@ -118,7 +119,7 @@ def _astar(start, max_nodes, neighbours, goal, kind, tile_cost, goal_cell, rows,
             return FOUND, _path_moves(parent, move, node), expanded, generated, n_nodes
         closed[node] = True
         expanded += 1
-        h = (key >> G_BITS) - node_g
+        h = _h_start(H, board, values)
         for direction in range(N_DIRECTIONS):
             if parent[node] != NO_PARENT and direction == move[node] ^ 1:
                 continue
@@ -128,10 +129,11 @@ def _astar(start, max_nodes, neighbours, goal, kind, tile_cost, goal_cell, rows,
             tile = board[target]
             board[blank] = tile
             board[target] = 0
-            child_h = h + _move_delta(board, tile, target, blank, kind, tile_cost, goal_cell, rows, cols)
+            child_h = _h_child(H, board, h, tile, target, blank, values, 0)
             code = _pack(board)
             board[target] = tile
             board[blank] = 0
+            _h_undo(H, tile, target)
             generated += 1
             child_g = node_g + 1
             if code in index:
@@ -180,7 +182,7 @@ def astar(
     began = time.perf_counter()
     board = np.array(start, dtype=np.uint8)
     outcome, moves, expanded, generated, stored = _astar(
-        board, max_nodes, puzzle.neighbours, puzzle.goal, *heuristic.kernel_args()
+        board, max_nodes, puzzle.neighbours, puzzle.goal, heuristic.kernel_data()
     )
     result = search_result(
         "astar",

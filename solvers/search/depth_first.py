@@ -11,36 +11,45 @@ heuristic that is iterative-deepening DFS, and a single pass is depth-limited DF
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
 
-from solvers.heuristics import Heuristic, _h_full, _move_delta
+from solvers.heuristics import PDB, Heuristic, _baseline_delta, _h_start
+from solvers.pdb_lookup import _pdb_child
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.search.result import Iteration, SearchResult, moves_to_text, search_result
 
 EXHAUSTED, FOUND, LIMIT_REACHED = 0, 1, 2
 NO_BOUND = np.iinfo(np.int64).max
+STOP_CHECK_INTERVAL = 1 << 16
 N_DIRECTIONS = 4
 
 
 @kernel
-def _bounded_pass(board, bound, node_limit, neighbours, goal, kind, tile_cost, goal_cell, rows, cols, moves):
+def _bounded_pass(board, bound, node_limit, neighbours, goal, H, moves, stop):
     """Depth-first pass with f <= bound from `board` (restored on return unless FOUND).
 
     `moves` must hold at least `bound` entries; on FOUND its first `length` entries are the
-    solution and `board` is the goal. `node_limit` caps nodes expanded (0 = no cap).
+    solution and `board` is the goal. `node_limit` caps nodes expanded (0 = no cap); setting
+    stop[0] (from another thread) ends the pass within STOP_CHECK_INTERVAL expansions.
     Returns (outcome, length, next_bound, nodes_expanded, nodes_generated), where next_bound
     is the smallest f above `bound` that was cut off (NO_BOUND if none).
     """
-    capacity = bound + 1
+    capacity = bound + 2
     next_move = np.zeros(capacity, dtype=np.int8)
     h_at = np.zeros(capacity, dtype=np.int64)
+    values = np.zeros((capacity, H.instance_pattern.shape[0]), dtype=np.int64)
     blank = 0
     while board[blank] != 0:
         blank += 1
-    h_at[0] = _h_full(board, kind, tile_cost, goal_cell, rows, cols)
+    h_at[0] = _h_start(H, board, values)
+    kind, position, tile_cost, goal_cell, rows, cols = H.kind, H.position, H.tile_cost, H.goal_cell, H.rows, H.cols
+    tables, table_offset, pattern_tiles, pattern_k = H.tables, H.table_offset, H.pattern_tiles, H.pattern_k
+    pattern_factorial, binomials, instance_pattern = H.pattern_factorial, H.binomials, H.instance_pattern
+    lookup_start, lookup_tile, lookup_cell, affected = H.lookup_start, H.lookup_tile, H.lookup_cell, H.affected
     next_bound = NO_BOUND
     expanded = 1
     generated = 0
@@ -52,8 +61,10 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, kind, tile_cost, g
                 return EXHAUSTED, 0, next_bound, expanded, generated
             depth -= 1
             back = neighbours[blank, moves[depth] ^ 1]
-            board[blank] = board[back]
+            tile = board[back]
+            board[blank] = tile
             board[back] = 0
+            position[tile] = blank
             blank = back
             continue
         next_move[depth] = move + 1
@@ -65,7 +76,14 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, kind, tile_cost, g
         tile = board[target]
         board[blank] = tile
         board[target] = 0
-        h = h_at[depth] + _move_delta(board, tile, target, blank, kind, tile_cost, goal_cell, rows, cols)
+        position[tile] = blank
+        if kind == PDB:
+            h = _pdb_child(
+                values, depth, tile, position, tables, table_offset, pattern_tiles, pattern_k,
+                pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected,
+            )
+        else:
+            h = h_at[depth] + _baseline_delta(board, tile, target, blank, kind, tile_cost, goal_cell, rows, cols)
         generated += 1
         f = depth + 1 + h
         if f > bound:
@@ -73,13 +91,14 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, kind, tile_cost, g
                 next_bound = f
             board[target] = tile
             board[blank] = 0
+            position[tile] = target
             continue
         moves[depth] = move
         blank = target
         depth += 1
         if h == 0 and _is_goal(board, goal):
             return FOUND, depth, next_bound, expanded, generated
-        if node_limit > 0 and expanded >= node_limit:
+        if (node_limit > 0 and expanded >= node_limit) or (expanded % STOP_CHECK_INTERVAL == 0 and stop[0]):
             return LIMIT_REACHED, 0, next_bound, expanded, generated
         h_at[depth] = h
         next_move[depth] = 0
@@ -92,6 +111,23 @@ def _is_goal(board, goal):
         if board[cell] != goal[cell]:
             return False
     return True
+
+
+def _interruptible(function, args, stop):
+    """Call `function(*args)` in a worker thread; on Ctrl-C set `stop`, wait for it, re-raise."""
+    outcome = []
+    worker = threading.Thread(target=lambda: outcome.append(function(*args)), daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        stop.fill(1)
+        worker.join()
+        raise
+    if not outcome:
+        raise RuntimeError(f"{function.__name__} failed in its worker thread")
+    return outcome[0]
 
 
 def deepening_search(
@@ -108,13 +144,19 @@ def deepening_search(
 
     With `only_bound`, run the single pass with that bound (depth-limited search; the
     solution, if any, is not necessarily shortest). `node_limit` caps nodes expanded over all
-    passes and `time_limit` (seconds) is checked between passes; either ends the search with
-    status GAVE_UP. The caller has checked that the goal is reachable.
+    passes and `time_limit` caps seconds; either ends the search with status GAVE_UP.
+    Ctrl-C stops the kernel within a fraction of a second and raises KeyboardInterrupt.
+    The caller has checked that the goal is reachable.
     """
     began = time.perf_counter()
     board = np.array(start, dtype=np.uint8)
-    args = (puzzle.neighbours, puzzle.goal, *heuristic.kernel_args())
+    stop = np.zeros(1, dtype=np.uint8)
+    args = (puzzle.neighbours, puzzle.goal, heuristic.kernel_data())
     initial_h = heuristic(board)
+    timer = threading.Timer(time_limit, stop.fill, (1,)) if time_limit is not None else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
     bound = initial_h if only_bound is None else only_bound
     passes: list[Iteration] = []
     expanded = generated = 0
@@ -123,12 +165,15 @@ def deepening_search(
     while solution is None:
         moves = np.zeros(bound + 1, dtype=np.int8)
         budget = node_limit - expanded if node_limit else 0
-        outcome, length, next_bound, n_exp, n_gen = _bounded_pass(board, bound, budget, *args, moves)
+        outcome, length, next_bound, n_exp, n_gen = _interruptible(_bounded_pass, (board, bound, budget, *args, moves, stop), stop)
         expanded += n_exp
         generated += n_gen
         passes.append(Iteration(bound, n_exp, n_gen))
         if outcome == FOUND:
             solution = moves_to_text(moves[:length])
+            break
+        if stop[0]:
+            reason = f"time limit of {time_limit:g} s reached"
             break
         if outcome == LIMIT_REACHED:
             reason = f"node limit of {node_limit:,} expanded nodes reached"
@@ -136,10 +181,9 @@ def deepening_search(
         if only_bound is not None or next_bound == NO_BOUND:
             reason = f"no solution within {bound} moves"
             break
-        if time_limit is not None and time.perf_counter() - began > time_limit:
-            reason = f"time limit of {time_limit:g} s reached"
-            break
         bound = int(next_bound)
+    if timer is not None:
+        timer.cancel()
     return search_result(
         algorithm,
         heuristic.name,

@@ -12,7 +12,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from solvers.heuristics import Heuristic
+from solvers.heuristics import Baseline
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, deepening_search
@@ -132,6 +132,6 @@ def _depth_first(puzzle, start, algorithm, depth_limit, node_limit) -> SearchRes
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, "zero")
     result = deepening_search(
-        puzzle, start, Heuristic(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit
+        puzzle, start, Baseline(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit
     )
     return verified(puzzle, start, result)

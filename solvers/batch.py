@@ -1,0 +1,204 @@
+"""batch.py -- solve a set of instances into a CSV file: verified, resumable, in parallel.
+
+One CSV row per instance (columns ROW_FIELDS), appended and flushed to disk as each instance
+finishes, so that a crash loses at most the instances being solved. Rerunning with the same
+output keeps every complete, valid row (a solved row must replay to the goal in its stated
+length), drops a half-written last line, and solves only the instances still missing. The
+finished file is rewritten in instance order.
+
+Workers are forked processes: the heuristic (PDB tables included) is built once in the parent
+before the fork and shared with the workers copy-on-write; the tables are never written, so
+they are never copied.
+"""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from solvers.atomic import write_csv
+from solvers.errors import InputError
+from solvers.heuristics import Heuristic
+from solvers.instances import Instance
+from solvers.puzzle import Puzzle, PuzzleError, SolutionError
+from solvers.search.result import SOLVED, SearchResult
+from solvers.solve import solve
+
+ROW_FIELDS = [
+    "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
+]
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """What a batch run ended with (rows kept from an earlier run included)."""
+
+    n_instances: int
+    n_solved: int
+    n_not_solved: int  # gave up at a limit, or unsolvable
+    n_resumed: int
+    mismatches: tuple[int, ...]  # instance ids whose length differs from the known optimum
+    mean_length: float
+    nodes_generated: int
+    search_seconds: float
+    wall_seconds: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes_generated / self.search_seconds if self.search_seconds else 0.0
+
+    def lines(self) -> list[str]:
+        return [
+            f"instances {self.n_instances}: {self.n_solved} solved, {self.n_not_solved} not solved"
+            + (f" ({self.n_resumed} kept from an earlier run)" if self.n_resumed else ""),
+            f"mean length {self.mean_length:.2f}, {self.nodes_generated:,} nodes generated, "
+            f"{self.search_seconds:.2f} s of search ({self.nodes_per_second / 1e6:.2f} M nodes/s), "
+            f"{self.wall_seconds:.2f} s wall",
+        ]
+
+
+def result_row(instance: Instance, result: SearchResult) -> dict:
+    return {
+        "id": instance.number,
+        "status": result.status,
+        "length": "" if result.length is None else result.length,
+        "known_length": "" if instance.optimal is None else instance.optimal,
+        "initial_h": result.initial_h,
+        "nodes_expanded": result.nodes_expanded,
+        "nodes_generated": result.nodes_generated,
+        "seconds": f"{result.seconds:.6f}",
+        "moves": result.moves or "",
+    }
+
+
+def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance]) -> dict[int, dict]:
+    """The valid rows of an earlier run's output, by instance id.
+
+    A row is kept when it is complete (ends with a new line, has every field), names an
+    instance of this set once, and, if solved, its moves replay from that instance to the
+    goal in its stated length. Anything else, such as a half-written last line, is dropped.
+    """
+    if not path.exists():
+        return {}
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read {path} to resume it: {error}") from None
+    if text and not text.startswith(",".join(ROW_FIELDS) + "\n"):
+        raise InputError(f"{path} exists and is not a solve-batch results file; choose another --out")
+    if not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    by_id = {i.number: i for i in instances}
+    kept: dict[int, dict] = {}
+    for row in csv.DictReader(text.splitlines()):
+        try:
+            number = int(row["id"])
+            instance = by_id[number]
+            if None in row.values() or set(row) != set(ROW_FIELDS) or number in kept:
+                continue
+            if row["status"] == SOLVED:
+                puzzle.check_solution(instance.start, row["moves"], int(row["length"]))
+            kept[number] = row
+        except (KeyError, ValueError, TypeError, SolutionError, PuzzleError):
+            continue
+    return kept
+
+
+_WORK: dict = {}
+
+
+def _solve_one(instance: Instance) -> tuple[Instance, SearchResult]:
+    work = _WORK
+    return instance, solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], **work["limits"])
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _results(todo: list[Instance], jobs: int) -> Iterator[tuple[Instance, SearchResult]]:
+    """Solve `todo` in this process (jobs == 1) or in `jobs` forked workers, yielding as they finish."""
+    if jobs == 1 or len(todo) <= 1:
+        yield from map(_solve_one, todo)
+        return
+    context = multiprocessing.get_context("fork")
+    pool = context.Pool(min(jobs, len(todo)), initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap_unordered(_solve_one, todo, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def solve_batch(
+    puzzle: Puzzle,
+    instances: list[Instance],
+    heuristic: Heuristic,
+    out: str | Path,
+    *,
+    algorithm: str = "ida",
+    jobs: int = 1,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress: bool = False,
+    report=print,
+) -> BatchSummary:
+    """Solve every instance not already finished in `out`, appending one verified row each.
+
+    A length that differs from an instance's known optimum is reported through `report` at
+    once and listed in the summary's `mismatches`. Ctrl-C stops the workers; the rows written
+    so far stay, and the next run resumes from them.
+    """
+    began = time.perf_counter()
+    out = Path(out)
+    kept = read_finished_rows(out, puzzle, instances)
+    rows = dict(kept)
+    write_csv(out, [r for _, r in sorted(rows.items())], ROW_FIELDS)
+    todo = [i for i in instances if i.number not in rows]
+    _WORK.update(puzzle=puzzle, algorithm=algorithm, heuristic=heuristic,
+                 limits={"node_limit": node_limit, "time_limit": time_limit})
+    bar = tqdm(total=len(instances), initial=len(kept), unit="instance", disable=not progress, leave=False)
+    with out.open("a", newline="") as handle, bar:
+        writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)
+        for instance, result in _results(todo, jobs):
+            row = result_row(instance, result)
+            writer.writerow(row)
+            handle.flush()
+            os.fsync(handle.fileno())
+            rows[instance.number] = row
+            if result.status == SOLVED and instance.optimal is not None and result.length != instance.optimal:
+                report(f"MISMATCH: instance {instance.number} solved in {result.length} moves, "
+                       f"but its known optimal length is {instance.optimal}")
+            bar.update(1)
+    write_csv(out, [rows[i.number] for i in instances if i.number in rows], ROW_FIELDS)
+    return _summary(instances, rows, len(kept), time.perf_counter() - began)
+
+
+def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, wall: float) -> BatchSummary:
+    solved = [r for r in rows.values() if r["status"] == SOLVED]
+    lengths = [int(r["length"]) for r in solved]
+    known = {i.number: i.optimal for i in instances}
+    mismatches = tuple(
+        sorted(int(r["id"]) for r in solved if known[int(r["id"])] is not None and int(r["length"]) != known[int(r["id"])])
+    )
+    return BatchSummary(
+        n_instances=len(instances),
+        n_solved=len(solved),
+        n_not_solved=len(rows) - len(solved),
+        n_resumed=n_resumed,
+        mismatches=mismatches,
+        mean_length=float(np.mean(lengths)) if lengths else 0.0,
+        nodes_generated=sum(int(r["nodes_generated"]) for r in rows.values()),
+        search_seconds=sum(float(r["seconds"]) for r in rows.values()),
+        wall_seconds=wall,
+    )
