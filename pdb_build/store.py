@@ -193,6 +193,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
         dataset.read_direct(table)
         if checksum(table) != dataset.attrs["checksum"]:
             raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; the file is corrupt")
+        table.setflags(write=False)
         tables.append(table)
     buffer.setflags(write=False)
     return PatternDatabase(path, stored, partition, str(attrs["cost_model"]), buffer, tuple(tables))

@@ -1,6 +1,7 @@
 """batch.py -- solve a set of instances into a CSV file: verified, resumable, in parallel.
 
-One CSV row per instance (columns ROW_FIELDS), appended and flushed to disk as each instance
+One CSV row per instance (columns ROW_FIELDS; `iterations` lists each IDA* iteration as
+bound:expanded:generated), appended and flushed to disk as each instance
 finishes, so that a crash loses at most the instances being solved. Rerunning with the same
 output keeps every complete, valid row (a solved row must replay to the goal in its stated
 length), drops a half-written last line, and solves only the instances still missing. The
@@ -35,6 +36,7 @@ from solvers.solve import solve
 
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
+    "iterations",
 ]
 
 
@@ -77,6 +79,7 @@ def result_row(instance: Instance, result: SearchResult) -> dict:
         "nodes_generated": result.nodes_generated,
         "seconds": f"{result.seconds:.6f}",
         "moves": result.moves or "",
+        "iterations": " ".join(f"{i.bound}:{i.nodes_expanded}:{i.nodes_generated}" for i in result.iterations),
     }
 
 

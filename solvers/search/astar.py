@@ -2,9 +2,10 @@
 
 The open list is a binary min-heap of keys f * 2^16 + (2^16 - 1 - g), so among equal f the
 deepest node comes first. A node reached again by a shorter path gets its new g and parent
-and a fresh heap entry; stale entries are skipped when popped. With a consistent heuristic
-(every heuristic in tilepdb) a closed node is never reached by a shorter path, so it is not
-reopened and the first goal popped is optimal.
+and a fresh heap entry (stale entries are skipped when popped); a closed node is reopened.
+With a consistent heuristic (the baseline ones) that never happens; PDB heuristics take the
+minimum over the blank's positions and are only admissible, and reopening keeps the first
+goal popped optimal.
 """
 
 from __future__ import annotations
@@ -138,8 +139,9 @@ def _astar(start, max_nodes, neighbours, goal, H):
             child_g = node_g + 1
             if code in index:
                 child = index[code]
-                if closed[child] or child_g >= g[child]:
+                if child_g >= g[child]:
                     continue
+                closed[child] = False
             else:
                 if n_nodes >= max_nodes:
                     return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes

@@ -1,0 +1,106 @@
+"""solve-batch: verified rows, known lengths checked, identical in parallel, resumable after a crash."""
+
+import csv
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from solvers.batch import ROW_FIELDS, solve_batch
+from solvers.heuristics import Baseline
+from solvers.instances import load_instances
+from tests.conftest import distances
+
+GOAL = tuple(range(9))
+
+
+@pytest.fixture(scope="module")
+def instance_file(tmp_path_factory):
+    exact = distances(3, 3, GOAL)
+    states = list(exact)
+    chosen = [states[i] for i in np.random.default_rng(4).choice(len(states), 30, replace=False)]
+    path = tmp_path_factory.mktemp("batch") / "eight.txt"
+    lines = ["# thirty random 8-puzzles", "# board: 3x3", "# goal: " + " ".join(map(str, GOAL))]
+    lines += [" ".join(map(str, s)) + f" | {exact[s]}" for s in chosen]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _rows(path):
+    with open(path, newline="") as handle:
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(handle)]
+
+
+def _run(instance_file, out, jobs=1, **limits):
+    puzzle, instances = load_instances(instance_file)
+    return solve_batch(puzzle, instances, Baseline(puzzle, "manhattan"), out, jobs=jobs, **limits)
+
+
+def test_every_instance_is_solved_at_its_known_length_and_parallel_runs_agree(instance_file, tmp_path):
+    serial = _run(instance_file, tmp_path / "serial.csv")
+    parallel = _run(instance_file, tmp_path / "parallel.csv", jobs=2)
+    assert serial.n_solved == parallel.n_solved == 30 and serial.mismatches == ()
+    rows = _rows(tmp_path / "serial.csv")
+    assert rows == _rows(tmp_path / "parallel.csv")
+    assert [int(r["id"]) for r in rows] == list(range(1, 31))
+    assert all(r["length"] == r["known_length"] and len(r["moves"]) == int(r["length"]) for r in rows)
+    assert serial.nodes_generated == sum(int(r["nodes_generated"]) for r in rows)
+
+
+def test_resume_keeps_valid_rows_and_recomputes_a_half_written_line(instance_file, tmp_path):
+    _run(instance_file, tmp_path / "full.csv")
+    full = (tmp_path / "full.csv").read_text().splitlines()
+    broken = tmp_path / "broken.csv"
+    fields = next(csv.reader([full[5]]))
+    fields[ROW_FIELDS.index("moves")] = "UUUU"
+    bad_moves = ",".join(fields)
+    broken.write_text("\n".join(full[:5] + [bad_moves] + full[7:12]) + "\n" + full[12][:20])
+    summary = _run(instance_file, broken)
+    assert summary.n_resumed == 9 and summary.n_solved == 30
+    assert _rows(broken) == _rows(tmp_path / "full.csv")
+
+
+def test_a_foreign_output_file_is_not_overwritten(instance_file, tmp_path):
+    foreign = tmp_path / "notes.csv"
+    foreign.write_text("my,precious,data\n")
+    with pytest.raises(ValueError, match="not a solve-batch results file"):
+        _run(instance_file, foreign)
+    assert foreign.read_text() == "my,precious,data\n"
+
+
+def test_node_limits_are_recorded_as_not_solved(instance_file, tmp_path):
+    summary = _run(instance_file, tmp_path / "limited.csv", node_limit=50)
+    rows = _rows(tmp_path / "limited.csv")
+    assert summary.n_not_solved == sum(r["status"] == "gave_up" for r in rows) > 0
+    assert all(r["length"] == "" and r["moves"] == "" for r in rows if r["status"] == "gave_up")
+
+
+def cli(*args):
+    done = subprocess.run([sys.executable, "-c", "import sys; from solvers.cli import solve_batch_main; "
+                           "sys.exit(solve_batch_main(sys.argv[1:]))", *args],
+                          capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_cli_summary_and_exit_statuses(instance_file, tmp_path):
+    out = tmp_path / "cli.csv"
+    status, stdout, stderr = cli(str(instance_file), "--heuristic", "lc", "--out", str(out), "--jobs", "2", "--quiet")
+    assert status == 0, stderr
+    assert "instances 30: 30 solved, 0 not solved" in stdout and "nodes generated" in stdout
+    assert list(csv.DictReader(out.open()))[0].keys() == set(ROW_FIELDS)
+    wrong = tmp_path / "wrong.txt"
+    text = instance_file.read_text().splitlines()
+    length = int(text[3].split("|")[1])
+    wrong.write_text("\n".join(text[:3] + [text[3].split("|")[0] + f"| {length + 2}"]) + "\n")
+    status, _, stderr = cli(str(wrong), "--out", str(tmp_path / "wrong.csv"), "--quiet")
+    assert status == 1 and "MISMATCH: instance 1" in stderr
+    status, _, _ = cli(str(instance_file), "--out", str(tmp_path / "limit.csv"), "--node-limit", "20", "--quiet")
+    assert status == 3
+
+
+def test_a_malformed_instance_line_is_named(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# board: 3x3\n1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8\n")
+    status, stdout, stderr = cli(str(bad), "--out", str(tmp_path / "x.csv"))
+    assert status == 2 and "bad.txt, line 3: instance has 8 tiles" in stderr and stderr.count("\n") == 1

@@ -1,0 +1,131 @@
+"""PDB heuristics: equal to naive table sums, reflection and max, admissible; PDB-guided search."""
+
+import functools
+
+import numpy as np
+import pytest
+
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import custom, preset
+from pdb_build.store import load_partition
+from solvers.errors import InputError
+from solvers.heuristic_spec import from_options, from_spec
+from solvers.pdb_heuristic import PdbHeuristic, mirror_maps
+from solvers.puzzle import Puzzle
+from solvers.solve import solve
+from tests import naive
+from tests.conftest import distances
+
+BLANK_FIRST_3X3 = tuple(range(9))
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """PDB files for the 8-puzzle (blank-first goal): preset 4-4 and a custom 3-3-2."""
+    folder = tmp_path_factory.mktemp("pdbs")
+    puzzle = Puzzle(3, 3, BLANK_FIRST_3X3)
+    paths = {}
+    for name, partition in [("4-4", preset(puzzle, "4-4")), ("3-3-2", custom(puzzle, ["1,2,5", "3,4,6", "7,8"]))]:
+        paths[name], _ = build_pdb_file(plan_build(puzzle, partition), folder / f"{name}.h5")
+    return puzzle, paths
+
+
+@functools.cache
+def _naive_table(goal, pattern):
+    return naive.pattern_table(3, 3, goal, pattern)
+
+
+def _naive_sum(state, goal, partition):
+    return sum(_naive_table(goal, p)[tuple(state.index(t) for t in p)] for p in partition)
+
+
+def _mirror(state, puzzle):
+    cell_map, tile_map = mirror_maps(puzzle)
+    mirrored = [0] * len(state)
+    for cell, tile in enumerate(state):
+        mirrored[cell_map[cell]] = int(tile_map[tile])
+    return tuple(mirrored)
+
+
+def test_sum_reflection_and_max_equal_naive_lookups_and_are_admissible(files):
+    puzzle, paths = files
+    exact = distances(3, 3, BLANK_FIRST_3X3)
+    states = list(exact)
+    array = np.array(states, dtype=np.uint8)
+    four = load_partition(paths["4-4"], puzzle).partition.patterns
+    three = load_partition(paths["3-3-2"], puzzle).partition.patterns
+    plain = PdbHeuristic.from_files(puzzle, [paths["4-4"]]).evaluate_many(array)
+    reflected = PdbHeuristic.from_files(puzzle, [paths["4-4"]], reflect=True).evaluate_many(array)
+    both = from_spec(puzzle, f"max(pdb:{paths['4-4']}+reflect, pdb:{paths['3-3-2']}+reflect)").evaluate_many(array)
+    rng = np.random.default_rng(1)
+    for i in rng.choice(len(states), 400, replace=False):
+        state = states[i]
+        mirrored = _mirror(state, puzzle)
+        assert plain[i] == _naive_sum(state, BLANK_FIRST_3X3, four)
+        assert reflected[i] == max(plain[i], _naive_sum(mirrored, BLANK_FIRST_3X3, four))
+        assert both[i] == max(reflected[i], _naive_sum(state, BLANK_FIRST_3X3, three),
+                              _naive_sum(mirrored, BLANK_FIRST_3X3, three))
+    true = np.array([exact[s] for s in states])
+    for h in (plain, reflected, both):
+        assert (h <= true).all()
+    assert (reflected >= plain).all() and reflected.mean() > plain.mean()
+
+
+@pytest.mark.parametrize("spec", ["4-4", "4-4+reflect"])
+def test_pdb_ida_counts_equal_a_naive_ida_with_the_same_heuristic(files, spec):
+    puzzle, paths = files
+    name, _, reflect = spec.partition("+")
+    heuristic = PdbHeuristic.from_files(puzzle, [paths[name]], reflect=bool(reflect))
+    exact = distances(3, 3, BLANK_FIRST_3X3)
+    states = list(exact)
+    rng = np.random.default_rng(2)
+    for i in rng.choice(len(states), 40, replace=False):
+        state = states[i]
+        result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)
+        length, passes = naive.ida_star_counts(
+            state, BLANK_FIRST_3X3, 3, 3, lambda s: heuristic(np.array(s, dtype=np.uint8))
+        )
+        assert result.length == length == exact[state]
+        assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes
+
+
+@pytest.mark.parametrize("algorithm", ["ida", "astar"])
+def test_pdb_searches_find_optimal_lengths_on_random_8_puzzles(files, algorithm):
+    puzzle, paths = files
+    heuristic = PdbHeuristic.from_files(puzzle, [paths["4-4"], paths["3-3-2"]], reflect=True)
+    exact = distances(3, 3, BLANK_FIRST_3X3)
+    states = list(exact)
+    for i in np.random.default_rng(3).choice(len(states), 500, replace=False):
+        result = solve(puzzle, np.array(states[i], dtype=np.uint8), algorithm, heuristic)
+        assert result.length == exact[states[i]]
+
+
+def test_korf_instances_with_a_five_five_five_pdb(tmp_path):
+    from solvers.instances import load_instances
+
+    puzzle, instances = load_instances("data/korf100.txt")
+    path, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "5-5-5")), tmp_path / "555.h5")
+    heuristic = from_options(puzzle, "pdb", [str(path)], reflect=True)
+    for instance in (instances[1], instances[8], instances[4]):
+        assert solve(puzzle, instance.start, "ida", heuristic).length == instance.optimal
+
+
+def test_refusals(files):
+    puzzle, paths = files
+    with pytest.raises(InputError, match="built for goal 0 1 2 3 4 5 6 7 8, not 1 2 3"):
+        from_spec(Puzzle(3, 3), f"pdb:{paths['4-4']}")
+    off_diagonal = Puzzle(3, 3, (1, 0, 2, 3, 4, 5, 6, 7, 8))
+    with pytest.raises(InputError, match="blank on the main diagonal"):
+        PdbHeuristic(off_diagonal, [load_partition(paths["4-4"], puzzle)], reflect=True)
+    for spec, message in [
+        (f"max(pdb:{paths['4-4']}, manhattan)", "not of the form pdb:PATH"),
+        (f"max(pdb:{paths['4-4']}+reflect, pdb:{paths['3-3-2']})", "reflect all PDB files or none"),
+        ("pdb:", "needs a file path"),
+        ("max(manhattan)", "combines pdb: heuristics only"),
+    ]:
+        with pytest.raises(InputError, match=message):
+            from_spec(puzzle, spec)
+    with pytest.raises(InputError, match="needs at least one --pdb"):
+        from_options(puzzle, "pdb", None, False)
+    with pytest.raises(InputError, match="go with --heuristic pdb"):
+        from_options(puzzle, "manhattan", [str(paths["4-4"])], False)
