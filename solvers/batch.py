@@ -124,6 +124,11 @@ def _solve_one(instance: Instance) -> tuple[Instance, SearchResult]:
     return instance, solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], **work["limits"])
 
 
+def _solve_warm_up(instance: Instance) -> None:
+    work = _WORK
+    solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], node_limit=1)
+
+
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -133,6 +138,7 @@ def _results(todo: list[Instance], jobs: int) -> Iterator[tuple[Instance, Search
     if jobs == 1 or len(todo) <= 1:
         yield from map(_solve_one, todo)
         return
+    _solve_warm_up(todo[0])  # compile (or load) the kernels once, before the workers inherit them
     context = multiprocessing.get_context("fork")
     pool = context.Pool(min(jobs, len(todo)), initializer=_ignore_interrupts)
     try:
