@@ -1,4 +1,4 @@
-"""cli.py -- command-line front ends of the solvers: `solve-puzzle` and `solve-batch`.
+"""cli.py -- command-line front ends of the solvers: `solve-puzzle`, `solve-batch`, `compare-heuristics`.
 
 solve-puzzle exit status: 0 solved, 1 the instance is unsolvable, 2 invalid input (one line
 on stderr), 3 a node or time limit ended the search first, 130 interrupted.
@@ -9,11 +9,15 @@ interrupted (the rows written so far stay; rerun to resume).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
+
+from pdb_build.store import package_version
 
 from solvers.cli_support import (
     EXIT_GAVE_UP,
@@ -25,10 +29,12 @@ from solvers.cli_support import (
     run_guarded,
 )
 from solvers.batch import solve_batch
-from solvers.heuristic_spec import from_options
+from solvers.experiments import compare, random_walk_states, read_states, uniform_states
+from solvers.heuristic_spec import from_options, from_spec
 from solvers.heuristics import ALIASES, KIND_NAMES
 from solvers.instances import load_instances
-from solvers.puzzle import load_puzzle
+from solvers.puzzle import Puzzle, load_puzzle, parse_board
+from solvers.reports import write_report
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import ALGORITHMS, INFORMED, solve
 
@@ -172,6 +178,64 @@ def _solve_batch(args) -> int:
               f"(instances {', '.join(map(str, summary.mismatches))})", file=sys.stderr)
         return EXIT_UNSOLVABLE
     return EXIT_GAVE_UP if summary.n_not_solved else EXIT_OK
+
+
+def compare_heuristics_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="compare-heuristics",
+        description="Compare heuristics on sampled states (strength) and on instances (IDA* effort, KRE prediction).",
+        epilog="Heuristic specs: zero, hamming, manhattan, linear-conflict, pdb:PATH, pdb:PATH+reflect, "
+        "max(pdb:A,pdb:B). Exit status: 0 done, 2 invalid input, 130 interrupted.",
+    )
+    parser.add_argument("--board", required=True, help="RxC, rows x columns")
+    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    parser.add_argument("--heuristic", action="append", metavar="SPEC",
+                        help="a heuristic to compare (repeat; default: manhattan and linear-conflict)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--sample", type=positive_int, default=100_000,
+                        help="uniform random solvable states to sample (default 100000)")
+    source.add_argument("--walk", type=positive_int, metavar="LENGTH",
+                        help="instead, end points of random walks of LENGTH moves from the goal (--walks of them)")
+    source.add_argument("--states", metavar="FILE", help="instead, the states listed in FILE")
+    parser.add_argument("--walks", type=positive_int, default=10_000, help="how many random walks (default 10000)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--instances", metavar="FILE", help="also solve these instances with IDA* and each heuristic")
+    parser.add_argument("--solve", type=positive_int, metavar="K", help="solve only the first K instances")
+    parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
+                        help="compare with exact distances (default: on for boards of at most 9 cells; "
+                        "up to 12 cells is possible with time and memory)")
+    parser.add_argument("--out", required=True, help="output folder (summary.csv, summary.md, per_state.csv, ...)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def compare_heuristics_main(argv: list[str] | None = None) -> int:
+    """Run `compare-heuristics`; returns the exit status."""
+    parser = compare_heuristics_parser()
+    args = parser.parse_args(argv)
+    command = "compare-heuristics " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+    return run_guarded("compare-heuristics", lambda: _compare_heuristics(args, command))
+
+
+def _compare_heuristics(args, command: str) -> int:
+    puzzle = Puzzle(*parse_board(args.board), args.goal)
+    heuristics = [from_spec(puzzle, spec) for spec in (args.heuristic or ["manhattan", "linear-conflict"])]
+    if args.states:
+        states, source = read_states(puzzle, args.states), f"from {args.states}"
+    elif args.walk:
+        states, source = random_walk_states(puzzle, args.walks, args.walk, args.seed), f"random-walk ({args.walk} moves)"
+    else:
+        states, source = uniform_states(puzzle, args.sample, args.seed), "uniform random"
+    instances = None
+    if args.instances:
+        instance_puzzle, instances = load_instances(args.instances, puzzle.board, " ".join(map(str, puzzle.goal)))
+        instances = instances[: args.solve] if args.solve else instances
+    comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact, progress=not args.quiet)
+    meta = {"command": command, "package_version": package_version(), "seed": args.seed, "source": source}
+    for path in write_report(comparison, args.out, meta):
+        print(f"wrote {path}")
+    print(Path(args.out, "summary.md").read_text())
+    return EXIT_OK
 
 
 def _slug(text: str) -> str:

@@ -1,0 +1,370 @@
+"""experiments.py -- how strong a heuristic is and what it buys: samples, measures, KRE prediction.
+
+State sources: uniform random solvable states (seeded), random walks from the goal, or a file.
+Measures per heuristic: mean, standard deviation and histogram of h, evaluations per second;
+against exact distances (boards small enough for an exhaustive BFS) the mean h/h*, the share
+with h = h* and a check that h <= h* everywhere; on instances, IDA* effort.
+
+Effort prediction (Korf, Reid & Edelkamp 2001): an IDA* iteration with bound d expands about
+E[N(d)] = sum_i sum_b N_{i,b} P_b(d - i) nodes, where N_{i,b} counts the nodes at depth i of
+the brute-force tree below the start (parent-move pruning) whose blank stands in cell b,
+computed exactly, and P_b(x) is the share of sampled states with the blank in cell b and
+h <= x. It is compared with the nodes expanded by a complete iteration with that bound
+(the search does not stop at the goal), here the bound equal to the optimal length.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.heuristics import Heuristic
+from solvers.jit import kernel
+from solvers.puzzle import Puzzle, PuzzleError
+from solvers.search.depth_first import _bounded_pass
+
+MAX_EXHAUSTIVE_CELLS = 12
+UNKNOWN = 255
+
+
+# --- state sources -------------------------------------------------------------------------
+
+
+@kernel
+def _make_solvable(states, goal_cell, cols, blank_goal_cell):
+    """Swap tiles 1 and 2 in every row whose parity does not match its blank's distance."""
+    n = states.shape[1]
+    seen = np.zeros(n, dtype=np.bool_)
+    for row in range(states.shape[0]):
+        seen[:] = False
+        cycles = 0
+        blank = 0
+        for start in range(n):
+            if states[row, start] == 0:
+                blank = start
+            if not seen[start]:
+                cycles += 1
+                cell = start
+                while not seen[cell]:
+                    seen[cell] = True
+                    cell = goal_cell[states[row, cell]]
+        distance = abs(blank // cols - blank_goal_cell // cols) + abs(blank % cols - blank_goal_cell % cols)
+        if (n - cycles) % 2 != distance % 2:
+            a = 0
+            while states[row, a] != 1:
+                a += 1
+            b = 0
+            while states[row, b] != 2:
+                b += 1
+            states[row, a], states[row, b] = 2, 1
+
+
+def uniform_states(puzzle: Puzzle, n: int, seed: int) -> np.ndarray:
+    """`n` states drawn uniformly from the solvable ones (Puzzle.random_state, vectorised)."""
+    rng = np.random.default_rng(seed)
+    states = rng.permuted(np.tile(np.arange(puzzle.n_cells, dtype=np.uint8), (n, 1)), axis=1)
+    _make_solvable(states, puzzle.goal_cell, puzzle.cols, puzzle.blank_goal_cell)
+    return states
+
+
+def random_walk_states(puzzle: Puzzle, n: int, length: int, seed: int) -> np.ndarray:
+    """`n` end points of random walks of `length` moves from the goal, never undoing a move."""
+    rng = np.random.default_rng(seed)
+    return _walks(puzzle.goal, puzzle.neighbours, n, length, rng.integers(0, 1 << 62, size=n * max(length, 1)))
+
+
+@kernel
+def _walks(goal, neighbours, n, length, randomness):
+    states = np.empty((n, goal.shape[0]), dtype=np.uint8)
+    for row in range(n):
+        board = goal.copy()
+        blank = 0
+        while board[blank] != 0:
+            blank += 1
+        last = -1
+        for step in range(length):
+            options = 0
+            choice = np.empty(4, dtype=np.int64)
+            for d in range(4):
+                if neighbours[blank, d] >= 0 and (last < 0 or d != last ^ 1):
+                    choice[options] = d
+                    options += 1
+            d = choice[randomness[row * length + step] % options]
+            target = neighbours[blank, d]
+            board[blank] = board[target]
+            board[target] = 0
+            blank = target
+            last = d
+        states[row] = board
+    return states
+
+
+def read_states(puzzle: Puzzle, path: str | Path) -> np.ndarray:
+    """States from a file, one per line (`#` comments, an optional `| length` ignored)."""
+    path = Path(path)
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read states file {path}: {error}") from None
+    states = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#")[0].split("|")[0]
+        if text.strip():
+            try:
+                states.append(puzzle.state(text, "state"))
+            except PuzzleError as error:
+                raise InputError(f"{path}, line {number}: {error}") from None
+    if not states:
+        raise InputError(f"{path}: no states found")
+    return np.array(states, dtype=np.uint8)
+
+
+# --- exact distances ---------------------------------------------------------------------
+
+
+@kernel
+def _rank_permutation(board):
+    n = board.shape[0]
+    rank = 0
+    for i in range(n):
+        smaller = 0
+        for j in range(i + 1, n):
+            if board[j] < board[i]:
+                smaller += 1
+        rank = rank * (n - i) + smaller
+    return rank
+
+
+@kernel
+def _unrank_permutation(rank, board):
+    n = board.shape[0]
+    for i in range(n - 1, -1, -1):
+        board[i] = rank % (n - i)
+        rank //= n - i
+    for i in range(n - 2, -1, -1):
+        for j in range(i + 1, n):
+            if board[j] >= board[i]:
+                board[j] += 1
+
+
+@kernel
+def _all_distances(goal, neighbours, n_states):
+    """Distance to the goal of every state, indexed by the state's permutation rank."""
+    distance = np.full(n_states, UNKNOWN, dtype=np.uint8)
+    queue = np.empty(n_states // 2, dtype=np.int64)
+    board = goal.copy()
+    distance[_rank_permutation(board)] = 0
+    queue[0] = _rank_permutation(board)
+    head, tail = 0, 1
+    while head < tail:
+        rank = queue[head]
+        head += 1
+        _unrank_permutation(rank, board)
+        blank = 0
+        while board[blank] != 0:
+            blank += 1
+        for d in range(4):
+            target = neighbours[blank, d]
+            if target < 0:
+                continue
+            board[blank] = board[target]
+            board[target] = 0
+            child = _rank_permutation(board)
+            if distance[child] == UNKNOWN:
+                distance[child] = distance[rank] + 1
+                queue[tail] = child
+                tail += 1
+            board[target] = board[blank]
+            board[blank] = 0
+    return distance
+
+
+@kernel
+def _ranks(states):
+    out = np.empty(states.shape[0], dtype=np.int64)
+    for i in range(states.shape[0]):
+        out[i] = _rank_permutation(states[i])
+    return out
+
+
+class ExactDistances:
+    """Every state's distance to the goal, from one breadth-first search (boards of <= 12 cells)."""
+
+    def __init__(self, puzzle: Puzzle):
+        if puzzle.n_cells > MAX_EXHAUSTIVE_CELLS:
+            raise InputError(f"exact distances need a board of at most {MAX_EXHAUSTIVE_CELLS} cells, not {puzzle.board}")
+        self.puzzle = puzzle
+        self.table = _all_distances(puzzle.goal, np.asarray(puzzle.neighbours, dtype=np.int64), math.factorial(puzzle.n_cells))
+
+    def __call__(self, states: np.ndarray) -> np.ndarray:
+        return self.table[_ranks(np.ascontiguousarray(states, dtype=np.uint8))].astype(np.int64)
+
+
+# --- measures ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrengthMeasures:
+    name: str
+    n_states: int
+    mean: float
+    std: float
+    histogram: np.ndarray
+    evaluations_per_second: float
+    mean_ratio: float | None = None  # mean of h / h* over states with h* > 0
+    share_exact: float | None = None  # share of states with h == h*
+    admissible: bool | None = None  # h <= h* on every state
+
+    def row(self) -> dict:
+        def fmt(value, digits=4):
+            return "" if value is None else round(value, digits)
+
+        return {
+            "heuristic": self.name, "states": self.n_states, "mean_h": round(self.mean, 4),
+            "std_h": round(self.std, 4), "evaluations_per_second": round(self.evaluations_per_second),
+            "mean_h_over_exact": fmt(self.mean_ratio), "share_h_equals_exact": fmt(self.share_exact),
+            "admissible_on_sample": "" if self.admissible is None else self.admissible,
+        }
+
+
+def measure(heuristic: Heuristic, states: np.ndarray, exact: np.ndarray | None = None) -> tuple[StrengthMeasures, np.ndarray]:
+    """Evaluate `heuristic` on every state; returns the measures and the h values."""
+    heuristic.evaluate_many(states[:1])  # compile before timing
+    began = time.perf_counter()
+    values = heuristic.evaluate_many(states).astype(np.int64)
+    seconds = max(time.perf_counter() - began, 1e-9)
+    extra = {}
+    if exact is not None:
+        positive = exact > 0
+        extra = dict(
+            mean_ratio=float(np.mean(values[positive] / exact[positive])) if positive.any() else 1.0,
+            share_exact=float(np.mean(values == exact)),
+            admissible=bool(np.all(values <= exact)),
+        )
+    measures = StrengthMeasures(
+        heuristic.name, len(values), float(values.mean()), float(values.std()),
+        np.bincount(values), len(values) / seconds, **extra,
+    )
+    return measures, values
+
+
+# --- effort prediction ---------------------------------------------------------------------
+
+
+@kernel
+def _tree_counts(neighbours, start_blank, depth):
+    """N[i, b]: nodes at depth i of the brute-force tree (no move undoes its parent's) with the
+    blank in cell b, by dynamic programming over (blank cell, last move)."""
+    n = neighbours.shape[0]
+    counts = np.zeros((depth + 1, n), dtype=np.float64)
+    current = np.zeros((n, 5), dtype=np.float64)  # last move 0..3, or 4 at the root
+    current[start_blank, 4] = 1.0
+    counts[0, start_blank] = 1.0
+    for i in range(1, depth + 1):
+        following = np.zeros((n, 5), dtype=np.float64)
+        for cell in range(n):
+            for last in range(5):
+                ways = current[cell, last]
+                if ways == 0.0:
+                    continue
+                for d in range(4):
+                    target = neighbours[cell, d]
+                    if target >= 0 and (last == 4 or d != last ^ 1):
+                        following[target, d] += ways
+        current = following
+        for cell in range(n):
+            counts[i, cell] = current[cell].sum()
+    return counts
+
+
+def h_distribution_by_blank(puzzle: Puzzle, states: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """P[b, x]: among the sampled states with the blank in cell b, the share with h <= x
+    (a cell no sampled state has its blank in gets the distribution over all states)."""
+    blanks = np.argmax(states == 0, axis=1)
+    counts = np.zeros((puzzle.n_cells, int(values.max()) + 1), dtype=np.float64)
+    np.add.at(counts, (blanks, values), 1.0)
+    totals = counts.sum(axis=1, keepdims=True)
+    overall = np.cumsum(counts.sum(axis=0)) / len(values)
+    cumulative = np.cumsum(counts, axis=1) / np.maximum(totals, 1.0)
+    cumulative[totals[:, 0] == 0] = overall
+    return cumulative
+
+
+def kre_prediction(puzzle: Puzzle, start: np.ndarray, distribution: np.ndarray, bound: int) -> float:
+    """E[N(bound)] = sum_i sum_b N_{i,b} P_b(bound - i), with P_b(x) = distribution[b, x]."""
+    counts = _tree_counts(np.asarray(puzzle.neighbours, dtype=np.int64), int(np.argmax(start == 0)), bound)
+    top = distribution.shape[1] - 1
+    return float(sum(np.dot(counts[depth], distribution[:, min(bound - depth, top)]) for depth in range(bound + 1)))
+
+
+def full_iteration(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, bound: int) -> tuple[int, int]:
+    """(expanded, generated) by one complete IDA* iteration with `bound` (it does not stop at the goal)."""
+    never = np.full(puzzle.n_cells, UNKNOWN, dtype=np.uint8)
+    board = np.array(start, dtype=np.uint8)
+    outcome = _bounded_pass(board, bound, 0, puzzle.neighbours, never, heuristic.kernel_data(),
+                            np.zeros(bound + 1, dtype=np.int8), np.zeros(1, dtype=np.uint8))
+    return int(outcome[3]), int(outcome[4])
+
+
+# --- the comparison workflow ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything `compare` measured; `write` puts it into files."""
+
+    puzzle: Puzzle
+    states: np.ndarray
+    exact: np.ndarray | None
+    measures: list[StrengthMeasures]
+    values: dict[str, np.ndarray]  # h of every state, by heuristic name
+    instance_rows: list[dict]  # one per (heuristic, instance)
+
+
+def compare(
+    puzzle: Puzzle,
+    heuristics: list[Heuristic],
+    states: np.ndarray,
+    *,
+    instances: list | None = None,
+    exact: bool | None = None,
+    progress: bool = False,
+) -> Comparison:
+    """Measure every heuristic on `states` and, given instances, solve each with IDA*.
+
+    `exact` (default: when the board has at most 9 cells) adds the exact distance of every
+    state. For each solved instance the row holds IDA*'s nodes and seconds, and for its last
+    iteration (bound = optimal length, completed without stopping at the goal) the measured
+    and the KRE-predicted nodes expanded.
+    """
+    from tqdm import tqdm
+
+    from solvers.search.ida import ida_star
+
+    if exact is None:
+        exact = puzzle.n_cells <= 9
+    distances = ExactDistances(puzzle)(states) if exact else None
+    measures, values, rows = [], {}, []
+    for heuristic in heuristics:
+        measured, h = measure(heuristic, states, distances)
+        measures.append(measured)
+        values[heuristic.name] = h
+        distribution = h_distribution_by_blank(puzzle, states, h)
+        for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
+            result = ida_star(puzzle, instance.start, heuristic)
+            row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
+                   "length": result.length, "initial_h": result.initial_h,
+                   "nodes_expanded": result.nodes_expanded, "nodes_generated": result.nodes_generated,
+                   "seconds": round(result.seconds, 6),
+                   "nodes_per_second": round(result.nodes_generated / max(result.seconds, 1e-9))}
+            if result.length is not None:
+                last, _ = full_iteration(puzzle, instance.start, heuristic, result.length)
+                row.update(last_iteration_expanded=last,
+                           predicted_last_iteration=round(kre_prediction(puzzle, instance.start, distribution, result.length), 1))
+            rows.append(row)
+    return Comparison(puzzle, states, distances, measures, values, rows)

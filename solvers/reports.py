@@ -1,0 +1,128 @@
+"""reports.py -- write a Comparison (experiments.py) to files: CSV, Markdown and PNG plots.
+
+summary.csv / summary.md   one row per heuristic (strength measures, IDA* totals, KRE ratio)
+per_state.csv              `state`, then h of every heuristic (and `exact` when known)
+per_instance.csv           one row per heuristic and instance
+h_distributions.png, predicted_vs_measured.png, nodes_per_instance.png   (needs matplotlib)
+meta.json                  the command line, seed, package version, date
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solvers.atomic import atomic_target, write_csv
+from solvers.experiments import Comparison
+
+
+def summary_rows(comparison: Comparison) -> list[dict]:
+    rows = []
+    for measured in comparison.measures:
+        row = measured.row()
+        mine = [r for r in comparison.instance_rows if r["heuristic"] == measured.name and r["length"] is not None]
+        if mine:
+            generated = sum(r["nodes_generated"] for r in mine)
+            seconds = sum(r["seconds"] for r in mine)
+            row.update(instances=len(mine), total_nodes_generated=generated, total_seconds=round(seconds, 3),
+                       nodes_per_second=round(generated / max(seconds, 1e-9)),
+                       kre_predicted_over_measured=round(sum(r["predicted_last_iteration"] for r in mine)
+                                                         / sum(r["last_iteration_expanded"] for r in mine), 4))
+        rows.append(row)
+    return rows
+
+
+def write_report(comparison: Comparison, folder: str | Path, meta: dict) -> list[Path]:
+    """Write every output into `folder` (each file atomically); returns the paths written."""
+    folder = Path(folder)
+    written = []
+    summary = summary_rows(comparison)
+    fields = list(dict.fromkeys(k for row in summary for k in row))
+    written.append(write_csv(folder / "summary.csv", summary, fields))
+    per_state = [{"state": " ".join(map(str, s)), **({"exact": int(comparison.exact[i])} if comparison.exact is not None else {}),
+                  **{name: int(v[i]) for name, v in comparison.values.items()}} for i, s in enumerate(comparison.states.tolist())]
+    written.append(write_csv(folder / "per_state.csv", per_state))
+    if comparison.instance_rows:
+        fields = list(dict.fromkeys(k for row in comparison.instance_rows for k in row))
+        written.append(write_csv(folder / "per_instance.csv", comparison.instance_rows, fields))
+    meta = {**meta, "board": comparison.puzzle.board, "goal": comparison.puzzle.goal.tolist(),
+            "states": len(comparison.states), "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+    written.append(_write_text(folder / "summary.md", _markdown(summary, meta)))
+    written.append(_write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n"))
+    written += _plots(comparison, folder, meta)
+    return written
+
+
+def _write_text(path: Path, text: str) -> Path:
+    with atomic_target(path) as temporary:
+        temporary.write_text(text)
+    return path
+
+
+def _markdown(summary: list[dict], meta: dict) -> str:
+    fields = list(dict.fromkeys(k for row in summary for k in row))
+    lines = [f"# Heuristic comparison, {meta['board']} board", "",
+             f"`{meta['command']}` · tilepdb {meta['package_version']} · seed {meta['seed']} · "
+             f"{meta['states']:,} states ({meta['source']}) · {meta['date']}", "",
+             "| " + " | ".join(fields) + " |", "|" + " --- |" * len(fields)]
+    lines += ["| " + " | ".join(str(row.get(f, "")) for f in fields) + " |" for row in summary]
+    return "\n".join(lines) + "\n"
+
+
+def _plots(comparison: Comparison, folder: Path, meta: dict) -> list[Path]:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed (pip install 'tilepdb[plots]'); no plots written")
+        return []
+    title = f"{meta['board']} board, {meta['states']:,} {meta['source']} states"
+    written = []
+    figure, axes = plt.subplots(figsize=(8, 5))
+    for name, values in comparison.values.items():
+        counts = np.bincount(values) / len(values)
+        axes.plot(np.arange(len(counts)), counts, marker=".", label=name)
+    if comparison.exact is not None:
+        counts = np.bincount(comparison.exact) / len(comparison.exact)
+        axes.plot(np.arange(len(counts)), counts, linestyle="--", color="black", label="exact distance")
+    axes.set(xlabel="h (moves)", ylabel="share of states", title=f"Distribution of h — {title}")
+    axes.legend()
+    written.append(_save(figure, folder / "h_distributions.png"))
+    rows = [r for r in comparison.instance_rows if r.get("last_iteration_expanded")]
+    if rows:
+        figure, axes = plt.subplots(figsize=(6, 6))
+        for name in comparison.values:
+            mine = [r for r in rows if r["heuristic"] == name]
+            axes.scatter([r["last_iteration_expanded"] for r in mine], [r["predicted_last_iteration"] for r in mine],
+                         s=12, label=name)
+        low = min(min(r["last_iteration_expanded"], r["predicted_last_iteration"]) for r in rows)
+        high = max(max(r["last_iteration_expanded"], r["predicted_last_iteration"]) for r in rows)
+        axes.plot([low, high], [low, high], color="black", linewidth=0.8, label="prediction = measurement")
+        axes.set(xscale="log", yscale="log", xlabel="nodes expanded, last iteration (measured)",
+                 ylabel="KRE prediction", title=f"Predicted vs measured — {meta['board']} board")
+        axes.legend()
+        written.append(_save(figure, folder / "predicted_vs_measured.png"))
+        figure, axes = plt.subplots(figsize=(9, 5))
+        for name in comparison.values:
+            mine = sorted((r for r in comparison.instance_rows if r["heuristic"] == name), key=lambda r: r["instance"])
+            axes.plot([r["instance"] for r in mine], [max(r["nodes_generated"], 1) for r in mine], marker=".", label=name)
+        axes.set(yscale="log", xlabel="instance", ylabel="IDA* nodes generated",
+                 title=f"Nodes per instance by heuristic — {meta['board']} board")
+        axes.legend()
+        written.append(_save(figure, folder / "nodes_per_instance.png"))
+    return written
+
+
+def _save(figure, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    figure.tight_layout()
+    with atomic_target(path) as temporary:
+        figure.savefig(temporary, dpi=110, format="png")
+    plt.close(figure)
+    return path
