@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 from pdb_build.store import package_version
-
 from solvers.cli_support import (
     EXIT_GAVE_UP,
     EXIT_OK,
@@ -56,7 +55,7 @@ def solve_puzzle_parser() -> OneLineParser:
     parser.add_argument("--algorithm", default="ida", choices=ALGORITHMS, help="search algorithm (default: ida)")
     add_heuristic_options(parser)
     parser.add_argument("--node-limit", type=positive_int, help="give up after this many nodes")
-    parser.add_argument("--time-limit", type=positive_float, help="give up after this many seconds (ida)")
+    parser.add_argument("--time-limit", type=positive_float, help="give up after this many seconds (ida, iddfs, dfs)")
     parser.add_argument("--depth-limit", type=positive_int, help="deepest solution dfs looks for (default: 31)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pdb_build.ranking import _order_rank, _order_unrank
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.jit import kernel
@@ -128,43 +129,18 @@ def read_states(puzzle: Puzzle, path: str | Path) -> np.ndarray:
 
 
 @kernel
-def _rank_permutation(board):
-    n = board.shape[0]
-    rank = 0
-    for i in range(n):
-        smaller = 0
-        for j in range(i + 1, n):
-            if board[j] < board[i]:
-                smaller += 1
-        rank = rank * (n - i) + smaller
-    return rank
-
-
-@kernel
-def _unrank_permutation(rank, board):
-    n = board.shape[0]
-    for i in range(n - 1, -1, -1):
-        board[i] = rank % (n - i)
-        rank //= n - i
-    for i in range(n - 2, -1, -1):
-        for j in range(i + 1, n):
-            if board[j] >= board[i]:
-                board[j] += 1
-
-
-@kernel
 def _all_distances(goal, neighbours, n_states):
     """Distance to the goal of every state, indexed by the state's permutation rank."""
     distance = np.full(n_states, UNKNOWN, dtype=np.uint8)
     queue = np.empty(n_states // 2, dtype=np.int64)
     board = goal.copy()
-    distance[_rank_permutation(board)] = 0
-    queue[0] = _rank_permutation(board)
+    distance[_order_rank(board, board.shape[0])] = 0
+    queue[0] = _order_rank(board, board.shape[0])
     head, tail = 0, 1
     while head < tail:
         rank = queue[head]
         head += 1
-        _unrank_permutation(rank, board)
+        _order_unrank(rank, board.shape[0], board)
         blank = 0
         while board[blank] != 0:
             blank += 1
@@ -174,7 +150,7 @@ def _all_distances(goal, neighbours, n_states):
                 continue
             board[blank] = board[target]
             board[target] = 0
-            child = _rank_permutation(board)
+            child = _order_rank(board, board.shape[0])
             if distance[child] == UNKNOWN:
                 distance[child] = distance[rank] + 1
                 queue[tail] = child
@@ -188,7 +164,7 @@ def _all_distances(goal, neighbours, n_states):
 def _ranks(states):
     out = np.empty(states.shape[0], dtype=np.int64)
     for i in range(states.shape[0]):
-        out[i] = _rank_permutation(states[i])
+        out[i] = _order_rank(states[i], states.shape[1])
     return out
 
 
