@@ -58,9 +58,12 @@ def check_memory(needed: int, what: str) -> None:
     """Refuse with a one-line message when `needed` bytes exceed the memory available now."""
     available = available_memory()
     if needed > available:
-        raise InputError(
-            f"{what} needs about {needed / 2**30:.2f} GiB of memory but only {available / 2**30:.2f} GiB is available"
-        )
+        raise InputError(f"{what} needs about {size_text(needed)} of memory but only {size_text(available)} is available")
+
+
+def size_text(n_bytes: int) -> str:
+    """A byte count as MiB or GiB, to two decimals."""
+    return f"{n_bytes / 2**30:.2f} GiB" if n_bytes >= 2**30 else f"{n_bytes / 2**20:.2f} MiB"
 
 
 @parallel_kernel

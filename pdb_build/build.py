@@ -8,11 +8,13 @@ file atomically; `load_or_build` is the one entry point the solvers use.
 
 from __future__ import annotations
 
+import resource
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from pdb_build.abstraction import AbstractSpace, abstract_space
-from pdb_build.bfs import BuiltTable, build_table, check_memory, work_bytes
+from pdb_build.bfs import BuiltTable, build_table, check_memory, size_text, work_bytes
 from pdb_build.partitions import Partition
 from pdb_build.ranking import check_pattern_size, n_placements
 from pdb_build.store import ADDITIVE, PatternDatabase, load_partition, write_partition
@@ -60,8 +62,20 @@ def build_pdb_file(plan: BuildPlan, path: str | Path, *, force: bool = False, pr
     path = Path(path)
     if path.exists() and not force:
         raise InputError(f"{path} exists; use --force to overwrite it")
+    check_disk_space(path, sum(plan.table_entries))
     built = build_tables(plan, progress=progress)
     return write_partition(path, plan.puzzle, plan.partition, built, force=force), built
+
+
+def check_disk_space(path: Path, needed: int) -> None:
+    """Refuse up front when the file (at most `needed` bytes: the tables uncompressed) may not
+    fit on its disk or under the process's file-size limit."""
+    folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), Path("."))
+    free = shutil.disk_usage(folder).free
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    room = free if limit == resource.RLIM_INFINITY else min(free, limit)
+    if needed + (1 << 20) > room:
+        raise InputError(f"cannot write {path}: it needs up to {size_text(needed)} but only {size_text(room)} can be written there")
 
 
 def load_or_build(

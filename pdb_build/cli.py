@@ -51,7 +51,7 @@ def build_pdb_main(argv: list[str] | None = None) -> int:
 
 def _build_pdb(args) -> int:
     puzzle = Puzzle(*parse_board(args.board), args.goal)
-    partition = preset(puzzle, args.preset) if args.preset else custom(puzzle, args.pattern)
+    partition = preset(puzzle, args.preset) if args.preset is not None else custom(puzzle, args.pattern)
     cost_model = "non-additive" if args.non_additive else "additive"
     out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model)
     if out.exists() and not args.force:

@@ -24,8 +24,8 @@ import hdf5plugin
 import numpy as np
 
 from pdb_build.bfs import BuiltTable, table_stats
-from pdb_build.partitions import Partition
-from pdb_build.ranking import RANKING_SCHEME, n_placements
+from pdb_build.partitions import Partition, check_patterns
+from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
 from solvers.atomic import atomic_target
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
@@ -164,7 +164,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
         raise PdbError(f"{path}: not a tilepdb PDB file")
     if attrs.get("format_version") != FORMAT_VERSION:
         raise PdbError(
-            f"{path}: format version {attrs.get('format_version')} is not {FORMAT_VERSION}, the version "
+            f"{path}: format version {attrs.get('format_version')!r} is not {FORMAT_VERSION}, the version "
             "this tilepdb reads; rebuild it with build-pdb"
         )
     stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
@@ -178,6 +178,15 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
         tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";")
     )
     partition = Partition(str(attrs["partition"]), patterns)
+    try:
+        check_patterns(stored, patterns)
+        for pattern in patterns:
+            check_pattern_size(stored.n_cells, len(pattern))
+    except InputError as error:
+        raise PdbError(f"{path}: its partition is invalid: {error}") from None
+    cost_model = str(attrs["cost_model"])
+    if cost_model not in (ADDITIVE, NON_ADDITIVE):
+        raise PdbError(f"{path}: unknown cost model {cost_model!r}")
     if expected is not None and expected.patterns != partition.patterns:
         raise PdbError(f"{path}: holds partition {partition.name} {patterns}, not {expected.name} {expected.patterns}")
     sizes = [n_placements(stored.n_cells, len(pattern)) for pattern in patterns]
@@ -196,4 +205,4 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
         table.setflags(write=False)
         tables.append(table)
     buffer.setflags(write=False)
-    return PatternDatabase(path, stored, partition, str(attrs["cost_model"]), buffer, tuple(tables))
+    return PatternDatabase(path, stored, partition, cost_model, buffer, tuple(tables))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import glob
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(path)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         yield temporary
@@ -25,6 +27,24 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     finally:
         if temporary.exists():
             temporary.unlink()
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove temporary files of `path` left by writers that were killed (their process is gone)."""
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        pid = stale.name[len(path.name) + 2 : -len(".tmp")]
+        if pid.isdigit() and not _running(int(pid)):
+            stale.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def write_csv(path: str | Path, rows: list[dict], fields: list[str] | None = None) -> Path:

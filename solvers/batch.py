@@ -130,7 +130,9 @@ def _solve_warm_up(instance: Instance) -> None:
 
 
 def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which terminates them (SIGTERM, default action)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _results(todo: list[Instance], jobs: int) -> Iterator[tuple[Instance, SearchResult]]:
@@ -168,8 +170,15 @@ def solve_batch(
     once and listed in the summary's `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them.
     """
+    try:
+        return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, node_limit, time_limit,
+                            progress, report)
+    except OSError as error:
+        raise InputError(f"cannot write {out}: {error.strerror or error}") from None
+
+
+def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit, time_limit, progress, report):
     began = time.perf_counter()
-    out = Path(out)
     kept = read_finished_rows(out, puzzle, instances)
     rows = dict(kept)
     write_csv(out, [r for _, r in sorted(rows.items())], ROW_FIELDS)

@@ -28,6 +28,7 @@ from solvers.cli_support import (
     run_guarded,
 )
 from solvers.batch import solve_batch
+from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, uniform_states
 from solvers.heuristic_spec import from_options, from_spec
 from solvers.heuristics import ALIASES, KIND_NAMES
@@ -163,6 +164,8 @@ def _solve_batch(args) -> int:
     puzzle, instances = load_instances(args.instances, args.board, args.goal)
     instances = instances[: args.first] if args.first else instances
     heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
+    if args.out is not None and not args.out.strip():
+        raise InputError("--out needs a file name")
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.instances).stem}-{_slug(heuristic.name)}.csv"
     print(f"{len(instances)} instances of {puzzle}, {args.algorithm} with {heuristic.name}, "
           f"{args.jobs} jobs, writing {out}")

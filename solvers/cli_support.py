@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable
 
@@ -18,9 +19,14 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_INVALID, f"{self.prog}: error: {message} (see --help)\n")
 
 
+def _interrupt(signal_number, frame):
+    raise KeyboardInterrupt
+
+
 def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
     """Run a command's body; InputError becomes one line on stderr and exit status 2,
-    Ctrl-C becomes `interrupted` on stderr and exit status 130."""
+    Ctrl-C or SIGTERM becomes `interrupted` on stderr and exit status 130."""
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         return body()
     except InputError as error:
@@ -31,20 +37,20 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
         return EXIT_INTERRUPTED
 
 
-def positive(convert: Callable[[str], float], noun: str) -> Callable[[str], float]:
-    """An argparse type: `convert` the text and require a value above zero."""
+def positive(convert: Callable[[str], float], noun: str, largest: float) -> Callable[[str], float]:
+    """An argparse type: `convert` the text and require 0 < value <= `largest`."""
 
     def parse(text: str):
         try:
             value = convert(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"{text!r} must be positive")
+        if not 0 < value <= largest:
+            raise argparse.ArgumentTypeError(f"{text!r} must be positive and at most {largest:g}")
         return value
 
     return parse
 
 
-positive_int = positive(int, "an integer")
-positive_float = positive(float, "a number")
+positive_int = positive(int, "an integer", (1 << 62) - 1)
+positive_float = positive(float, "a number", 1e9)

@@ -53,11 +53,19 @@ def load_instances(path: str | Path, board: str | None = None, goal=None) -> tup
     board = board or header.get("board")
     goal = goal if goal is not None else header.get("goal")
     try:
-        if board is None:
-            rows_cols = infer_board(len(parse_tiles(rows[0][1].split("|")[0])[0]), None)
-        else:
-            rows_cols = parse_board(board)
-        puzzle = Puzzle(*rows_cols, goal)
+        rows_cols = parse_board(board) if board is not None else None
+        puzzle_goal = goal
+    except PuzzleError as error:
+        raise InputError(f"{path}: {error}") from None
+    if rows_cols is None:
+        first_line, first = rows[0]
+        try:
+            tiles, shape = parse_tiles(first.split("|")[0])
+            rows_cols = infer_board(len(tiles), shape)
+        except PuzzleError as error:
+            raise InputError(f"{path}, line {first_line}: {error}") from None
+    try:
+        puzzle = Puzzle(*rows_cols, puzzle_goal)
     except PuzzleError as error:
         raise InputError(f"{path}: {error}") from None
     instances = []

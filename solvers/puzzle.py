@@ -65,6 +65,8 @@ def parse_tiles(value) -> tuple[list[int], tuple[int, int] | None]:
         rows_text = [row for row in re.split(r"[/;\n]", value) if row.strip()]
         rows = [[token for token in re.split(r"[\s,]+", row.strip()) if token] for row in rows_text]
     elif isinstance(value, np.ndarray):
+        if value.ndim not in (1, 2):
+            raise PuzzleError(f"cannot read tiles from a {value.ndim}-dimensional array; give a row or a grid")
         rows = value.tolist() if value.ndim == 2 else [value.tolist()]
     elif isinstance(value, Sequence) and value and all(
         isinstance(row, Sequence) and not isinstance(row, str) for row in value

@@ -16,6 +16,7 @@ from solvers.search.uninformed import bfs, depth_limited_dfs, iddfs
 INFORMED = ("ida", "astar")
 UNINFORMED = ("bfs", "dfs", "iddfs")
 ALGORITHMS = INFORMED + UNINFORMED
+MAX_NODE_LIMIT = (1 << 62) - 1
 
 
 def solve(
@@ -33,10 +34,15 @@ def solve(
     `heuristic` (a spec such as "manhattan" or "pdb:FILE+reflect", see heuristic_spec.py, or
     a Heuristic) is used by ida and astar only.
     `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
-    are each search's own. `time_limit` applies to ida, `depth_limit` to dfs.
+    are each search's own. `time_limit` (seconds) applies to ida, iddfs and dfs,
+    `depth_limit` to dfs.
     """
     if algorithm not in ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    if node_limit is not None and not 0 < node_limit <= MAX_NODE_LIMIT:
+        raise InputError(f"the node limit must lie in 1..{MAX_NODE_LIMIT:,}, not {node_limit:,}")
+    if time_limit is not None and not time_limit > 0:
+        raise InputError(f"the time limit must be positive, not {time_limit}")
     if isinstance(heuristic, str):
         heuristic = from_spec(puzzle, heuristic)
     limits = {} if node_limit is None else {"node_limit": node_limit}
@@ -47,7 +53,7 @@ def solve(
     if algorithm == "bfs":
         return bfs(puzzle, start, **({} if node_limit is None else {"max_nodes": node_limit}))
     if algorithm == "iddfs":
-        return iddfs(puzzle, start, **limits)
+        return iddfs(puzzle, start, time_limit=time_limit, **limits)
     return depth_limited_dfs(
-        puzzle, start, **limits, **({} if depth_limit is None else {"depth_limit": depth_limit})
+        puzzle, start, time_limit=time_limit, **limits, **({} if depth_limit is None else {"depth_limit": depth_limit})
     )

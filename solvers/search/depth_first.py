@@ -25,6 +25,7 @@ from solvers.search.result import Iteration, SearchResult, moves_to_text, search
 EXHAUSTED, FOUND, LIMIT_REACHED = 0, 1, 2
 NO_BOUND = np.iinfo(np.int64).max
 STOP_CHECK_INTERVAL = 1 << 16
+MAX_TIMER = 1e9  # seconds; a longer time limit is no limit (and would overflow the timer)
 N_DIRECTIONS = 4
 
 
@@ -153,7 +154,7 @@ def deepening_search(
     stop = np.zeros(1, dtype=np.uint8)
     args = (puzzle.neighbours, puzzle.goal, heuristic.kernel_data())
     initial_h = heuristic(board)
-    timer = threading.Timer(time_limit, stop.fill, (1,)) if time_limit is not None else None
+    timer = threading.Timer(time_limit, stop.fill, (1,)) if time_limit is not None and time_limit < MAX_TIMER else None
     if timer is not None:
         timer.daemon = True
         timer.start()
@@ -165,6 +166,9 @@ def deepening_search(
     while solution is None:
         moves = np.zeros(bound + 1, dtype=np.int8)
         budget = node_limit - expanded if node_limit else 0
+        if node_limit and budget <= 0:
+            reason = f"node limit of {node_limit:,} expanded nodes reached"
+            break
         outcome, length, next_bound, n_exp, n_gen = _interruptible(_bounded_pass, (board, bound, budget, *args, moves, stop), stop)
         expanded += n_exp
         generated += n_gen

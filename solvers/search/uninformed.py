@@ -12,6 +12,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from solvers.errors import InputError
 from solvers.heuristics import Baseline
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
@@ -22,6 +23,7 @@ from solvers.search.result import SearchResult, moves_to_text, search_result, un
 DEFAULT_BFS_MAX_NODES = 20_000_000
 DEFAULT_NODE_LIMIT = 500_000_000
 DEFAULT_DEPTH_LIMIT = 31
+MAX_DEPTH_LIMIT = 10_000
 INITIAL_CAPACITY = 1 << 12
 
 
@@ -107,13 +109,15 @@ def bfs(puzzle: Puzzle, start: np.ndarray, *, max_nodes: int = DEFAULT_BFS_MAX_N
     return verified(puzzle, start, result)
 
 
-def iddfs(puzzle: Puzzle, start: np.ndarray, *, node_limit: int = DEFAULT_NODE_LIMIT) -> SearchResult:
+def iddfs(
+    puzzle: Puzzle, start: np.ndarray, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None
+) -> SearchResult:
     """Shortest solution by iterative-deepening depth-first search, replayed and checked.
 
     Depth limits 0, 1, 2, ... until a pass finds the goal; gives up after `node_limit`
-    expanded nodes over all passes.
+    expanded nodes over all passes or `time_limit` seconds.
     """
-    return _depth_first(puzzle, start, "iddfs", None, node_limit)
+    return _depth_first(puzzle, start, "iddfs", None, node_limit, time_limit)
 
 
 def depth_limited_dfs(
@@ -122,16 +126,21 @@ def depth_limited_dfs(
     *,
     depth_limit: int = DEFAULT_DEPTH_LIMIT,
     node_limit: int = DEFAULT_NODE_LIMIT,
+    time_limit: float | None = None,
 ) -> SearchResult:
-    """The first solution of at most `depth_limit` moves found depth-first (not necessarily shortest)."""
-    return _depth_first(puzzle, start, "dfs", depth_limit, node_limit)
+    """The first solution of at most `depth_limit` (<= MAX_DEPTH_LIMIT) moves found depth-first
+    (not necessarily shortest)."""
+    if not 0 <= depth_limit <= MAX_DEPTH_LIMIT:
+        raise InputError(f"the depth limit must lie in 0..{MAX_DEPTH_LIMIT}, not {depth_limit}")
+    return _depth_first(puzzle, start, "dfs", depth_limit, node_limit, time_limit)
 
 
-def _depth_first(puzzle, start, algorithm, depth_limit, node_limit) -> SearchResult:
+def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) -> SearchResult:
     check_packable(puzzle, algorithm.upper())
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, "zero")
     result = deepening_search(
-        puzzle, start, Baseline(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit
+        puzzle, start, Baseline(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit,
+        time_limit=time_limit,
     )
     return verified(puzzle, start, result)
