@@ -209,7 +209,7 @@ def test_memory_checks_use_what_is_available_now(tmp_path, monkeypatch, board, p
     assert_memory_refusal(assert_one_line_error(status, out, err, "build-pdb"))
     assert not target.exists()
     rows, cols = map(int, board.split("x"))
-    with pytest.raises(InputError, match="GiB is available"):
+    with pytest.raises(InputError, match="(MiB|GiB) is available"):
         plan_build(Puzzle(rows, cols), preset(Puzzle(rows, cols), preset_name))
 
 
