@@ -162,9 +162,11 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     attrs = handle.attrs
     if attrs.get("format") != FORMAT:
         raise PdbError(f"{path}: not a tilepdb PDB file")
-    if attrs.get("format_version") != FORMAT_VERSION:
+    version = attrs.get("format_version")
+    if version != FORMAT_VERSION:
+        shown = version.item() if isinstance(version, np.generic) else version
         raise PdbError(
-            f"{path}: format version {attrs.get('format_version')!r} is not {FORMAT_VERSION}, the version "
+            f"{path}: format version {shown!r} is not {FORMAT_VERSION}, the version "
             "this tilepdb reads; rebuild it with build-pdb"
         )
     stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])

@@ -47,3 +47,30 @@ def test_a_thousand_instances_on_two_workers(tmp_path):
         assert int(row["length"]) == exact[state] == len(row["moves"]), (row["id"], row["length"], exact[state])
         assert replay(state, row["moves"], 3, 3) == STANDARD_3X3, row["id"]
         assert int(row["nodes_generated"]) >= int(row["nodes_expanded"]) >= 0
+
+
+def test_korf_100_with_five_five_five_reproduces_every_published_length(tmp_path):
+    """Korf's 100 through solve-batch on two workers with a 5-5-5 PDB built here: every length
+    equals the published optimum (the batch checks them and exits 1 on a mismatch), every move
+    string replays to the goal, and no worker is left running."""
+    from pdb_build.build import build_pdb_file, plan_build
+    from pdb_build.partitions import preset
+    from solvers.instances import load_instances
+
+    puzzle, instances = load_instances("data/korf100.txt")
+    pdb, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "5-5-5")), tmp_path / "555.h5")
+    out = tmp_path / "korf100.csv"
+    process = spawn([*script("solve-batch"), "data/korf100.txt", "--heuristic", "pdb", "--pdb", str(pdb),
+                     "--reflect", "--out", str(out), "--jobs", "2", "--quiet"])
+    try:
+        stdout, stderr = process.communicate(timeout=600)
+        assert process.returncode == 0, stderr[-1500:]
+        assert "instances 100: 100 solved, 0 not solved" in stdout and "mean length 53.05" in stdout
+        assert wait_until_group_gone(process.pid, timeout=10) == []
+    finally:
+        cleanup(process)
+    rows = read_rows(out)
+    assert [int(r["length"]) for r in rows] == [i.optimal for i in instances]
+    goal = tuple(range(16))
+    for row, instance in zip(rows, instances):
+        assert replay(tuple(instance.start.tolist()), row["moves"], 4, 4) == goal, row["id"]
