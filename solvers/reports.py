@@ -1,6 +1,7 @@
 """reports.py -- write a Comparison (experiments.py) to files: CSV, Markdown and PNG plots.
 
-summary.csv / summary.md   one row per heuristic (strength measures, IDA* totals, KRE ratio)
+summary.csv / summary.md   one row per heuristic (strength measures, IDA* totals, KRE: ratio of
+                           the predicted to the measured totals, and the mean per-instance ratio)
 per_state.csv              `state`, then h of every heuristic (and `exact` when known)
 per_instance.csv           one row per heuristic and instance
 h_distributions.png, predicted_vs_measured.png, nodes_per_instance.png   (needs matplotlib)
@@ -30,7 +31,9 @@ def summary_rows(comparison: Comparison) -> list[dict]:
             row.update(instances=len(mine), total_nodes_generated=generated, total_seconds=round(seconds, 3),
                        nodes_per_second=round(generated / max(seconds, 1e-9)),
                        kre_predicted_over_measured=round(sum(r["predicted_last_iteration"] for r in mine)
-                                                         / sum(r["last_iteration_expanded"] for r in mine), 4))
+                                                         / sum(r["last_iteration_expanded"] for r in mine), 4),
+                       kre_mean_ratio=round(float(np.mean([r["predicted_last_iteration"] / r["last_iteration_expanded"]
+                                                           for r in mine])), 4))
         rows.append(row)
     return rows
 
