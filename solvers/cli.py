@@ -58,6 +58,8 @@ def solve_puzzle_parser() -> OneLineParser:
     parser.add_argument("--node-limit", type=positive_int, help="give up after this many nodes")
     parser.add_argument("--time-limit", type=positive_float, help="give up after this many seconds (ida, iddfs, dfs)")
     parser.add_argument("--depth-limit", type=positive_int, help="deepest solution dfs looks for (default: 31)")
+    parser.add_argument("--threads", type=positive_int, default=1,
+                        help="run ida on this many threads, the tree split at a shallow depth (default: 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")
     return parser
@@ -91,6 +93,7 @@ def _solve_puzzle(args) -> int:
         node_limit=args.node_limit,
         time_limit=args.time_limit,
         depth_limit=args.depth_limit,
+        threads=args.threads,
     )
     if args.json:
         record = {

@@ -10,6 +10,7 @@ from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.astar import astar
 from solvers.search.ida import ida_star
+from solvers.search.parallel_ida import parallel_ida_star
 from solvers.search.result import SearchResult
 from solvers.search.uninformed import bfs, depth_limited_dfs, iddfs
 
@@ -28,6 +29,7 @@ def solve(
     node_limit: int | None = None,
     time_limit: float | None = None,
     depth_limit: int | None = None,
+    threads: int = 1,
 ) -> SearchResult:
     """Solve `start` with the named algorithm; the result's solution has been replayed and checked.
 
@@ -35,7 +37,8 @@ def solve(
     a Heuristic) is used by ida and astar only.
     `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
     are each search's own. `time_limit` (seconds) applies to ida, iddfs and dfs,
-    `depth_limit` to dfs.
+    `depth_limit` to dfs. `threads` > 1 runs ida on that many threads (parallel_ida.py; no
+    node limit there).
     """
     if algorithm not in ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
@@ -46,6 +49,10 @@ def solve(
     if isinstance(heuristic, str):
         heuristic = from_spec(puzzle, heuristic)
     limits = {} if node_limit is None else {"node_limit": node_limit}
+    if algorithm == "ida" and threads > 1:
+        if node_limit is not None:
+            raise InputError("a node limit is not supported with several threads; use --time-limit")
+        return parallel_ida_star(puzzle, start, heuristic, threads=threads, time_limit=time_limit)
     if algorithm == "ida":
         return ida_star(puzzle, start, heuristic, time_limit=time_limit, **limits)
     if algorithm == "astar":

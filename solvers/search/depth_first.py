@@ -30,11 +30,13 @@ N_DIRECTIONS = 4
 
 
 @kernel
-def _bounded_pass(board, bound, node_limit, neighbours, goal, H, moves, stop):
+def _bounded_pass(board, bound, node_limit, neighbours, goal, H, moves, stop, root_forbidden=-1):
     """Depth-first pass with f <= bound from `board` (restored on return unless FOUND).
 
     `moves` must hold at least `bound` entries; on FOUND its first `length` entries are the
-    solution and `board` is the goal. `node_limit` caps nodes expanded (0 = no cap); setting
+    solution and `board` is the goal. `root_forbidden` is a move not to try at the root (the
+    move back to the root's parent when the root is inside a larger tree, -1 for none).
+    `node_limit` caps nodes expanded (0 = no cap); setting
     stop[0] (from another thread) ends the pass within STOP_CHECK_INTERVAL expansions.
     Returns (outcome, length, next_bound, nodes_expanded, nodes_generated), where next_bound
     is the smallest f above `bound` that was cut off (NO_BOUND if none).
@@ -69,7 +71,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, H, moves, stop):
             blank = back
             continue
         next_move[depth] = move + 1
-        if depth > 0 and move == moves[depth - 1] ^ 1:
+        if move == (moves[depth - 1] ^ 1 if depth > 0 else root_forbidden):
             continue
         target = neighbours[blank, move]
         if target < 0:

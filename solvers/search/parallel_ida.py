@@ -1,0 +1,160 @@
+"""parallel_ida.py -- IDA* on one instance with several threads: the tree split at a shallow depth.
+
+The search tree is cut at `split_depth`: the nodes above it (the *top*) are enumerated once,
+with the same move order and parent-move pruning as the sequential kernel; each node at the
+split depth is a *work item*. Every iteration with bound B counts the top exactly as the
+sequential search would (a top node is expanded when it and all its ancestors have f <= B,
+its children are generated, cut-off children offer the next bound), and runs the kernel below
+each live work item with the bound B - g on a pool of threads (numba kernels release the
+GIL). The first thread that finds the goal stops the others. Every iteration but the last
+therefore has exactly the sequential counters, and the solution has the sequential length.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from solvers.heuristics import Heuristic
+from solvers.puzzle import Puzzle
+from solvers.search.depth_first import FOUND, N_DIRECTIONS, NO_BOUND, MAX_TIMER, _bounded_pass
+from solvers.search.ida import ida_star
+from solvers.search.result import Iteration, SearchResult, moves_to_text, search_result, unsolvable_result, verified
+
+WORK_ITEMS_PER_THREAD = 64
+MAX_SPLIT_DEPTH = 14
+
+
+@dataclass(frozen=True)
+class TopNode:
+    depth: int
+    f: int  # g + h of this node
+    path_f: int  # the largest f on the path from the root to this node, itself included
+    parent_path_f: int  # path_f of its parent (the root's is its own f)
+    moves: tuple[int, ...]
+    board: np.ndarray
+
+
+def _top(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, split_depth: int) -> list[TopNode]:
+    """Every node of depth <= split_depth, in depth-first move order (parents before children)."""
+    h0 = heuristic(start)
+    root = TopNode(0, h0, h0, h0, (), start.copy())
+    nodes = []
+
+    def visit(node: TopNode) -> None:
+        nodes.append(node)
+        if node.depth == split_depth:
+            return
+        blank = int(np.flatnonzero(node.board == 0)[0])
+        for move in range(N_DIRECTIONS):
+            if node.moves and move == node.moves[-1] ^ 1:
+                continue
+            target = int(puzzle.neighbours[blank, move])
+            if target < 0:
+                continue
+            board = node.board.copy()
+            board[blank], board[target] = board[target], 0
+            f = node.depth + 1 + heuristic(board)
+            visit(TopNode(node.depth + 1, f, max(node.path_f, f), node.path_f, (*node.moves, move), board))
+
+    visit(root)
+    return nodes
+
+
+def _split_depth(puzzle: Puzzle, start: np.ndarray, threads: int) -> int:
+    """The shallowest depth (>= 1) at which the brute-force tree below `start` has at least
+    WORK_ITEMS_PER_THREAD nodes per thread."""
+    depth = 0
+    counts = np.zeros((puzzle.n_cells, 5))  # nodes by (blank cell, last move; 4 at the root)
+    counts[int(np.flatnonzero(start == 0)[0]), 4] = 1
+    while depth < 1 or (counts.sum() < WORK_ITEMS_PER_THREAD * threads and depth < MAX_SPLIT_DEPTH):
+        following = np.zeros_like(counts)
+        for cell in range(puzzle.n_cells):
+            for last in range(5):
+                for move in range(N_DIRECTIONS):
+                    target = puzzle.neighbours[cell, move]
+                    if target >= 0 and (last == 4 or move != last ^ 1):
+                        following[target, move] += counts[cell, last]
+        counts = following
+        depth += 1
+    return depth
+
+
+def parallel_ida_star(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    heuristic: Heuristic,
+    *,
+    threads: int = 2,
+    split_depth: int | None = None,
+    time_limit: float | None = None,
+) -> SearchResult:
+    """Shortest solution by IDA* on `threads` threads; equal in length to `ida_star`'s.
+
+    Counters are summed over the top and every subtree; in the last iteration they depend on
+    which thread finds the goal first. `time_limit` (seconds) ends the search as GAVE_UP.
+    """
+    if not puzzle.is_solvable(start):
+        return unsolvable_result("parallel-ida", heuristic.name)
+    began = time.perf_counter()
+    start = np.array(start, dtype=np.uint8)
+    depth = _split_depth(puzzle, start, threads) if split_depth is None else max(1, split_depth)
+    top = _top(puzzle, start, heuristic, depth)
+    if any(puzzle.is_goal(node.board) for node in top):  # a solution within the top: nothing to split
+        return ida_star(puzzle, start, heuristic, time_limit=time_limit)
+    items = [node for node in top if node.depth == depth]
+    stop = np.zeros(1, dtype=np.uint8)
+    timer = threading.Timer(time_limit, stop.fill, (1,)) if time_limit is not None and time_limit < MAX_TIMER else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    passes, solution, reason = [], None, ""
+    bound = top[0].f
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        while solution is None:
+            expanded = sum(1 for n in top if n.depth < depth and n.path_f <= bound)
+            generated = sum(1 for n in top if n.depth > 0 and n.parent_path_f <= bound)
+            next_bound = min((n.f for n in top if n.depth > 0 and n.parent_path_f <= bound < n.f), default=NO_BOUND)
+            live = [n for n in items if n.path_f <= bound]
+            futures = [pool.submit(_subtree, puzzle, n, bound, heuristic, stop) for n in live]
+            for node, future in zip(live, futures):
+                outcome, moves, cut, n_expanded, n_generated = future.result()
+                expanded += n_expanded
+                generated += n_generated
+                next_bound = min(next_bound, cut + node.depth if cut != NO_BOUND else NO_BOUND)
+                if outcome == FOUND and solution is None:
+                    solution = moves_to_text(np.array([*node.moves, *moves], dtype=np.int8))
+                    stop.fill(1)
+            passes.append(Iteration(bound, expanded, generated))
+            if solution is not None:
+                break
+            if stop[0]:
+                reason = f"time limit of {time_limit:g} s reached"
+                break
+            bound = int(next_bound)
+    if timer is not None:
+        timer.cancel()
+    result = search_result(
+        "parallel-ida", heuristic.name, solution, optimal=True,
+        nodes_expanded=sum(p.nodes_expanded for p in passes), nodes_generated=sum(p.nodes_generated for p in passes),
+        seconds=time.perf_counter() - began, initial_h=top[0].f, reason=reason, iterations=tuple(passes),
+    )
+    return verified(puzzle, start, result)
+
+
+def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, stop: np.ndarray):
+    """Run the kernel below one work item; returns (outcome, moves, next bound, expanded, generated)."""
+    if stop[0]:
+        return -1, [], NO_BOUND, 0, 0
+    data = heuristic.kernel_data()
+    data = data._replace(position=np.zeros_like(data.position))  # each thread its own scratch
+    board = node.board.copy()
+    moves = np.zeros(bound - node.depth + 1, dtype=np.int8)
+    outcome, length, cut, expanded, generated = _bounded_pass(
+        board, bound - node.depth, 0, puzzle.neighbours, puzzle.goal, data, moves, stop, node.moves[-1] ^ 1
+    )
+    return outcome, moves[:length].tolist(), cut, expanded, generated

@@ -1,0 +1,51 @@
+"""Parallel IDA*: the sequential length, and the sequential counters in every iteration but the last."""
+
+import numpy as np
+import pytest
+
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import preset
+from solvers.heuristic_spec import from_spec
+from solvers.heuristics import Baseline
+from solvers.instances import load_instances
+from solvers.puzzle import Puzzle
+from solvers.search.ida import ida_star
+from solvers.search.parallel_ida import parallel_ida_star
+from tests.conftest import STANDARD_3X3, distances
+
+
+def _counters(result):
+    return [(i.bound, i.nodes_expanded, i.nodes_generated) for i in result.iterations]
+
+
+@pytest.mark.parametrize("threads, split_depth", [(2, None), (3, 1), (2, 5)])
+def test_random_8_puzzles_match_the_sequential_search(threads, split_depth):
+    puzzle = Puzzle(3, 3)
+    exact = distances(3, 3, STANDARD_3X3)
+    states = list(exact)
+    heuristic = Baseline(puzzle, "manhattan")
+    for i in np.random.default_rng(threads).choice(len(states), 60, replace=False):
+        start = np.array(states[i], dtype=np.uint8)
+        sequential = ida_star(puzzle, start, heuristic)
+        parallel = parallel_ida_star(puzzle, start, heuristic, threads=threads, split_depth=split_depth)
+        assert parallel.length == sequential.length == exact[states[i]]
+        assert _counters(parallel)[:-1] == _counters(sequential)[:-1]
+
+
+def test_korf_instances_with_a_pdb(tmp_path):
+    puzzle, instances = load_instances("data/korf100.txt")
+    path, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "5-5-5")), tmp_path / "555.h5")
+    heuristic = from_spec(puzzle, f"pdb:{path}+reflect")
+    for instance in (instances[1], instances[8]):
+        sequential = ida_star(puzzle, instance.start, heuristic)
+        parallel = parallel_ida_star(puzzle, instance.start, heuristic, threads=2)
+        assert parallel.length == sequential.length == instance.optimal
+        assert _counters(parallel)[:-1] == _counters(sequential)[:-1]
+
+
+def test_time_limit_and_unsolvable():
+    puzzle, instances = load_instances("data/korf100.txt")
+    result = parallel_ida_star(puzzle, instances[0].start, Baseline(puzzle, "hamming"), threads=2, time_limit=0.3)
+    assert result.status == "gave_up" and "time limit" in result.reason and result.seconds < 10
+    eight = Puzzle(3, 3)
+    assert parallel_ida_star(eight, eight.state("1 2 3 4 6 8 5 7 0"), Baseline(eight, "manhattan")).status == "unsolvable"
