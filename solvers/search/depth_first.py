@@ -116,6 +116,16 @@ def _is_goal(board, goal):
     return True
 
 
+def start_timer(stop: np.ndarray, time_limit: float | None) -> threading.Timer | None:
+    """A started timer that sets stop[0] after `time_limit` seconds (None for no limit); cancel it when done."""
+    if time_limit is None or time_limit >= MAX_TIMER:
+        return None
+    timer = threading.Timer(time_limit, stop.fill, (1,))
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
 def _interruptible(function, args, stop):
     """Call `function(*args)` in a worker thread; on Ctrl-C set `stop`, wait for it, re-raise."""
     outcome = []
@@ -156,10 +166,7 @@ def deepening_search(
     stop = np.zeros(1, dtype=np.uint8)
     args = (puzzle.neighbours, puzzle.goal, heuristic.kernel_data())
     initial_h = heuristic(board)
-    timer = threading.Timer(time_limit, stop.fill, (1,)) if time_limit is not None and time_limit < MAX_TIMER else None
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
+    timer = start_timer(stop, time_limit)
     bound = initial_h if only_bound is None else only_bound
     passes: list[Iteration] = []
     expanded = generated = 0

@@ -12,7 +12,6 @@ therefore has exactly the sequential counters, and the solution has the sequenti
 
 from __future__ import annotations
 
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ import numpy as np
 
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import FOUND, N_DIRECTIONS, NO_BOUND, MAX_TIMER, _bounded_pass
+from solvers.search.depth_first import FOUND, N_DIRECTIONS, NO_BOUND, _bounded_pass, start_timer
 from solvers.search.ida import ida_star
 from solvers.search.result import Iteration, SearchResult, moves_to_text, search_result, unsolvable_result, verified
 
@@ -108,10 +107,7 @@ def parallel_ida_star(
         return ida_star(puzzle, start, heuristic, time_limit=time_limit)
     items = [node for node in top if node.depth == depth]
     stop = np.zeros(1, dtype=np.uint8)
-    timer = threading.Timer(time_limit, stop.fill, (1,)) if time_limit is not None and time_limit < MAX_TIMER else None
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
+    timer = start_timer(stop, time_limit)
     passes, solution, reason = [], None, ""
     bound = top[0].f
     with ThreadPoolExecutor(max_workers=threads) as pool:
