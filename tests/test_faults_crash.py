@@ -79,6 +79,31 @@ def assert_group_gone(process):
     assert alive == [], f"processes of the group left behind: {alive}"
 
 
+def interrupt_promptly(process, output: Output, expected_stderr: str) -> None:
+    """SIGINT to the process group: it must exit with 130 within 10 s, printing exactly
+    `expected_stderr`."""
+    sent = time.monotonic()
+    kill_group(process, signal.SIGINT)
+    process.wait(timeout=30)
+    elapsed = time.monotonic() - sent
+    _, err = output.join()
+    assert elapsed < 10, f"{expected_stderr.split(':')[0]} took {elapsed:.1f} s to stop after SIGINT"
+    assert process.returncode == 130, (process.returncode, err[-800:])
+    assert err == expected_stderr, err[-1500:]
+
+
+def rerun_to_completion(command: list[str]) -> str:
+    """Run the batch again: it must exit 0 and leave no process behind; returns its stdout."""
+    process = spawn(command)
+    try:
+        stdout, stderr = process.communicate(timeout=120)
+        assert process.returncode == 0, stderr[-800:]
+        assert_group_gone(process)
+    finally:
+        cleanup(process)
+    return stdout
+
+
 # ------------------------------------------------------------------ build-pdb
 
 def test_build_pdb_killed_at_random_moments_leaves_no_file_and_reruns(tmp_path):
@@ -139,14 +164,7 @@ def test_build_pdb_interrupted_exits_130_promptly_with_one_line(tmp_path, moment
                             timeout=60, poll=0.001)
         if process.poll() is not None:
             pytest.skip(f"the build finished before it could be interrupted ({moment})")
-        sent = time.monotonic()
-        kill_group(process, signal.SIGINT)
-        process.wait(timeout=30)
-        elapsed = time.monotonic() - sent
-        _out, err = output.join()
-        assert elapsed < 10, f"build-pdb took {elapsed:.1f} s to stop after SIGINT"
-        assert process.returncode == 130, (process.returncode, err[-800:])
-        assert err == "build-pdb: interrupted; no file was written\n", err[-800:]
+        interrupt_promptly(process, output, "build-pdb: interrupted; no file was written\n")
         assert not target.exists()
         assert temporaries(tmp_path, target.name) == [], "the temporary file was left behind"
         assert_group_gone(process)
@@ -210,14 +228,7 @@ def test_solve_batch_killed_midway_resumes_to_the_same_rows(batch_setup, tmp_pat
         cleanup(process)
     partial = data_rows(out)
     assert partial < N_BATCH, "the batch was not killed midway"
-    process = spawn(command)
-    try:
-        stdout, stderr = process.communicate(timeout=120)
-        assert process.returncode == 0, stderr[-800:]
-        assert "kept from an earlier run" in stdout
-        assert_group_gone(process)
-    finally:
-        cleanup(process)
+    assert "kept from an earlier run" in rerun_to_completion(command)
     check_complete(out, states, reference)
 
 
@@ -233,25 +244,13 @@ def test_solve_batch_interrupted_exits_130_promptly_and_a_rerun_completes(batch_
         assert wait_for(lambda: data_rows(out) >= threshold or process.poll() is not None, timeout=120)
         if process.poll() is not None:
             pytest.skip(f"the batch finished before {threshold} rows were written (seed {SEED})")
-        sent = time.monotonic()
-        kill_group(process, signal.SIGINT)
-        process.wait(timeout=30)
-        elapsed = time.monotonic() - sent
-        _, err = output.join()
-        assert elapsed < 10, f"solve-batch took {elapsed:.1f} s to stop after SIGINT"
-        assert process.returncode == 130, (process.returncode, err[-800:])
-        assert err == "solve-batch: interrupted; the rows written so far are kept, rerun to resume\n", err[-1500:]
+        interrupt_promptly(process, output,
+                           "solve-batch: interrupted; the rows written so far are kept, rerun to resume\n")
         assert_group_gone(process)
     finally:
         cleanup(process)
     assert data_rows(out) < N_BATCH
-    process = spawn(command)
-    try:
-        _, stderr = process.communicate(timeout=120)
-        assert process.returncode == 0, stderr[-800:]
-        assert_group_gone(process)
-    finally:
-        cleanup(process)
+    rerun_to_completion(command)
     check_complete(out, states, reference)
 
 
@@ -270,14 +269,8 @@ def test_solve_batch_terminated_leaves_no_orphans_and_no_tracebacks(batch_setup,
         os.kill(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
         _, err = output.join()
-        alive = wait_until_group_gone(process.pid, timeout=10)
-        assert alive == [], f"worker processes outlived the terminated solve-batch: {alive}"
-        rerun = spawn(command)
-        try:
-            _, rerun_err = rerun.communicate(timeout=120)
-            assert rerun.returncode == 0, rerun_err[-800:]
-        finally:
-            cleanup(rerun)
+        assert_group_gone(process)
+        rerun_to_completion(command)
         check_complete(out, states, reference)
         assert "Traceback" not in err, f"stderr after SIGTERM:\n{err[-1500:]}"
     finally:
