@@ -17,7 +17,7 @@ from pdb_build.abstraction import AbstractSpace, abstract_space
 from pdb_build.bfs import BuiltTable, build_table, check_memory, size_text, work_bytes
 from pdb_build.partitions import Partition
 from pdb_build.ranking import check_pattern_size, n_placements
-from pdb_build.store import ADDITIVE, PatternDatabase, load_partition, write_partition
+from pdb_build.store import ADDITIVE, PatternDatabase, check_target, load_partition, write_partition
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 
@@ -60,8 +60,7 @@ def build_tables(plan: BuildPlan, *, progress: bool = False) -> list[BuiltTable]
 def build_pdb_file(plan: BuildPlan, path: str | Path, *, force: bool = False, progress: bool = False) -> tuple[Path, list[BuiltTable]]:
     """Build the plan's tables and write them to `path` (refused if it exists, unless `force`)."""
     path = Path(path)
-    if path.exists() and not force:
-        raise InputError(f"{path} exists; use --force to overwrite it")
+    check_target(path, force)
     check_disk_space(path, sum(plan.table_entries))
     built = build_tables(plan, progress=progress)
     return write_partition(path, plan.puzzle, plan.partition, built, force=force), built

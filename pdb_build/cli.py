@@ -12,9 +12,8 @@ from pathlib import Path
 from pdb_build.bfs import table_stats
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import PRESET_DIR, custom, preset
-from pdb_build.store import default_file_name
+from pdb_build.store import check_target, default_file_name
 from solvers.cli_support import EXIT_OK, OneLineParser, run_guarded
-from solvers.errors import InputError
 from solvers.puzzle import Puzzle, parse_board
 
 DEFAULT_DIR = Path("data") / "pdbs"
@@ -54,8 +53,7 @@ def _build_pdb(args) -> int:
     partition = preset(puzzle, args.preset) if args.preset is not None else custom(puzzle, args.pattern)
     cost_model = "non-additive" if args.non_additive else "additive"
     out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model)
-    if out.exists() and not args.force:
-        raise InputError(f"{out} exists; use --force to overwrite it")
+    check_target(out, args.force)  # before the layout and the size report
     plan = plan_build(puzzle, partition, additive=not args.non_additive)
     print(f"board {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}, partition {partition.name} "
           f"({partition.sizes}), {cost_model}")

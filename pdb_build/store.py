@@ -79,6 +79,12 @@ def checksum(table: np.ndarray) -> str:
     return "sha256:" + hashlib.sha256(np.ascontiguousarray(table)).hexdigest()
 
 
+def check_target(path: Path, force: bool) -> None:
+    """Refuse to overwrite an existing file unless `force`."""
+    if path.exists() and not force:
+        raise PdbError(f"{path} exists; use --force to overwrite it")
+
+
 def write_partition(
     path: str | Path, puzzle: Puzzle, partition: Partition, built: list[BuiltTable], *, force: bool = False
 ) -> Path:
@@ -88,8 +94,7 @@ def write_partition(
     (an existing one is untouched) and the temporary file is removed.
     """
     path = Path(path)
-    if path.exists() and not force:
-        raise PdbError(f"{path} exists; use --force to overwrite it")
+    check_target(path, force)
     cost_model = ADDITIVE if all(b.additive for b in built) else NON_ADDITIVE
     try:
         with atomic_target(path) as temporary, h5py.File(temporary, "w") as handle:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from pdb_build.ranking import _order_rank, _order_unrank
 from solvers.errors import InputError
@@ -28,6 +29,7 @@ from solvers.heuristics import Heuristic
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle, PuzzleError
 from solvers.search.depth_first import _bounded_pass
+from solvers.search.ida import ida_star
 
 MAX_EXHAUSTIVE_CELLS = 12
 UNKNOWN = 255
@@ -318,10 +320,6 @@ def compare(
     iteration (bound = optimal length, completed without stopping at the goal) the measured
     and the KRE-predicted nodes expanded.
     """
-    from tqdm import tqdm
-
-    from solvers.search.ida import ida_star
-
     if exact is None:
         exact = puzzle.n_cells <= 9
     distances = ExactDistances(puzzle)(states) if exact else None

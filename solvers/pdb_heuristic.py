@@ -12,6 +12,7 @@ and h, the maximum over all lookups, does too.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -103,7 +104,7 @@ def _kernel_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], reflect
         databases[0].buffer if len(databases) == 1 else np.concatenate([d.buffer for d in databases]),
         table_offset, pattern_tiles,
         np.array([len(p) for p in patterns], dtype=np.int64),
-        np.array([np.prod(range(1, len(p) + 1)) for p in patterns], dtype=np.int64),
+        np.array([math.factorial(len(p)) for p in patterns], dtype=np.int64),
         binomial_table(n), np.array(instance_pattern, dtype=np.int64), np.array(lookup_start, dtype=np.int64),
         np.stack(lookup_tile), np.stack(lookup_cell), np.stack(affected), np.zeros(n, dtype=np.int64),
     )
