@@ -9,7 +9,8 @@ finished file is rewritten in instance order.
 
 Workers are forked processes: the heuristic (PDB tables included) is built once in the parent
 before the fork and shared with the workers copy-on-write; the tables are never written, so
-they are never copied.
+they are never copied. On a Dask cluster (solvers/distributed.py) each worker loads the PDB
+files itself, once.
 """
 
 from __future__ import annotations
@@ -21,14 +22,16 @@ import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 from solvers.atomic import write_csv
+from solvers.distributed import run_on_cluster
 from solvers.errors import InputError
-from solvers.heuristics import Heuristic
+from solvers.heuristics import Heuristic, from_recipe
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
 from solvers.search.result import SOLVED, SearchResult
@@ -116,12 +119,24 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance]) ->
     return kept
 
 
+def solve_instance(puzzle: Puzzle, algorithm: str, heuristic: Heuristic, limits: dict,
+                   instance: Instance) -> tuple[Instance, SearchResult]:
+    """One instance solved (a verified result), paired with it; the task a worker runs."""
+    return instance, solve(puzzle, instance.start, algorithm, heuristic, **limits)
+
+
+def _solve_rebuilt(puzzle: Puzzle, algorithm: str, recipe: tuple, limits: dict,
+                   instance: Instance) -> tuple[Instance, SearchResult]:
+    """`solve_instance` on a cluster worker, the heuristic rebuilt there from its recipe."""
+    return solve_instance(puzzle, algorithm, from_recipe(recipe), limits, instance)
+
+
 _WORK: dict = {}
 
 
 def _solve_one(instance: Instance) -> tuple[Instance, SearchResult]:
     work = _WORK
-    return instance, solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], **work["limits"])
+    return solve_instance(work["puzzle"], work["algorithm"], work["heuristic"], work["limits"], instance)
 
 
 def _solve_warm_up(instance: Instance) -> None:
@@ -135,8 +150,16 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _results(todo: list[Instance], jobs: int) -> Iterator[tuple[Instance, SearchResult]]:
-    """Solve `todo` in this process (jobs == 1) or in `jobs` forked workers, yielding as they finish."""
+def _results(todo: list[Instance], jobs: int, client) -> Iterator[tuple[Instance, SearchResult]]:
+    """Solve `todo` on a Dask cluster (`client`), in this process (jobs == 1) or in `jobs`
+    forked workers, yielding as they finish."""
+    if client is not None:
+        work = _WORK
+        yield from run_on_cluster(
+            client, partial(_solve_rebuilt, work["puzzle"], work["algorithm"], work["heuristic"].recipe(), work["limits"]),
+            todo,
+        )
+        return
     if jobs == 1 or len(todo) <= 1:
         yield from map(_solve_one, todo)
         return
@@ -163,21 +186,24 @@ def solve_batch(
     time_limit: float | None = None,
     progress: bool = False,
     report=print,
+    client=None,
 ) -> BatchSummary:
     """Solve every instance not already finished in `out`, appending one verified row each.
 
-    A length that differs from an instance's known optimum is reported through `report` at
-    once and listed in the summary's `mismatches`. Ctrl-C stops the workers; the rows written
+    The instances are solved by `jobs` forked workers, or, given a Dask `client` (see
+    solvers/distributed.py), by the workers of its cluster. A length that differs from an
+    instance's known optimum is reported through `report` at once and listed in the summary's
+    `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them.
     """
     try:
         return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, node_limit, time_limit,
-                            progress, report)
+                            progress, report, client)
     except OSError as error:
         raise InputError(f"cannot write {out}: {error.strerror or error}") from None
 
 
-def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit, time_limit, progress, report):
+def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit, time_limit, progress, report, client):
     began = time.perf_counter()
     kept = read_finished_rows(out, puzzle, instances)
     rows = dict(kept)
@@ -188,7 +214,7 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit,
     bar = tqdm(total=len(instances), initial=len(kept), unit="instance", disable=not progress, leave=False)
     with out.open("a", newline="") as handle, bar:
         writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)
-        for instance, result in _results(todo, jobs):
+        for instance, result in _results(todo, jobs, client):
             row = result_row(instance, result)
             writer.writerow(row)
             handle.flush()

@@ -28,11 +28,12 @@ from solvers.cli_support import (
     run_guarded,
 )
 from solvers.batch import solve_batch
+from solvers.distributed import ClusterExecutor, cluster_from_options, cluster_options, cluster_size
 from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, uniform_states
 from solvers.heuristic_spec import from_options, from_spec
 from solvers.heuristics import ALIASES, KIND_NAMES
-from solvers.instances import load_instances
+from solvers.instances import load_instances, select_instances
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import write_report
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
@@ -60,6 +61,7 @@ def solve_puzzle_parser() -> OneLineParser:
     parser.add_argument("--depth-limit", type=positive_int, help="deepest solution dfs looks for (default: 31)")
     parser.add_argument("--threads", type=positive_int, default=1,
                         help="run ida on this many threads, the tree split at a shallow depth (default: 1)")
+    cluster_options(parser, "--threads")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")
     return parser
@@ -85,16 +87,21 @@ def solve_puzzle_main(argv: list[str] | None = None) -> int:
 
 def _solve_puzzle(args) -> int:
     puzzle, start = load_puzzle(args.tiles, args.board, args.goal)
-    result = solve(
-        puzzle,
-        start,
-        args.algorithm,
-        from_options(puzzle, args.heuristic, args.pdb, args.reflect),
-        node_limit=args.node_limit,
-        time_limit=args.time_limit,
-        depth_limit=args.depth_limit,
-        threads=args.threads,
-    )
+    heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
+    if (args.scheduler or args.cluster) and args.algorithm != "ida":
+        raise InputError("--scheduler and --cluster split the search of ida only")
+    with cluster_from_options(args, args.threads) as client:
+        result = solve(
+            puzzle,
+            start,
+            args.algorithm,
+            heuristic,
+            node_limit=args.node_limit,
+            time_limit=args.time_limit,
+            depth_limit=args.depth_limit,
+            threads=args.threads if client is None else cluster_size(client),
+            executor=None if client is None else ClusterExecutor(client),
+        )
     if args.json:
         record = {
             "board": puzzle.board,
@@ -149,7 +156,9 @@ def solve_batch_parser() -> OneLineParser:
                         "an existing one is resumed")
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
+    cluster_options(parser, "--jobs")
     parser.add_argument("--first", type=positive_int, help="solve only the first K instances")
+    parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--node-limit", type=positive_int, help="give up on an instance after this many nodes")
     parser.add_argument("--time-limit", type=positive_float, help="give up on an instance after this many seconds")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -165,18 +174,20 @@ def solve_batch_main(argv: list[str] | None = None) -> int:
 
 def _solve_batch(args) -> int:
     puzzle, instances = load_instances(args.instances, args.board, args.goal)
+    instances = select_instances(instances, args.only) if args.only is not None else instances
     instances = instances[: args.first] if args.first else instances
     heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
     if args.out is not None and not args.out.strip():
         raise InputError("--out needs a file name")
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.instances).stem}-{_slug(heuristic.name)}.csv"
-    print(f"{len(instances)} instances of {puzzle}, {args.algorithm} with {heuristic.name}, "
-          f"{args.jobs} jobs, writing {out}")
-    summary = solve_batch(
-        puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
-        node_limit=args.node_limit, time_limit=args.time_limit, progress=not args.quiet,
-        report=lambda line: print(line, file=sys.stderr),
-    )
+    with cluster_from_options(args, args.jobs) as client:
+        where = f"{args.jobs} jobs" if client is None else f"Dask cluster of {cluster_size(client)} workers"
+        print(f"{len(instances)} instances of {puzzle}, {args.algorithm} with {heuristic.name}, {where}, writing {out}")
+        summary = solve_batch(
+            puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
+            node_limit=args.node_limit, time_limit=args.time_limit, progress=not args.quiet,
+            report=lambda line: print(line, file=sys.stderr), client=client,
+        )
     print("\n".join(summary.lines()))
     if summary.mismatches:
         print(f"solve-batch: ERROR: {len(summary.mismatches)} lengths differ from the known optima "

@@ -81,6 +81,11 @@ class Heuristic:
     def kernel_data(self) -> KernelHeuristic:
         raise NotImplementedError
 
+    def recipe(self) -> tuple:
+        """(function, arguments), plain data from which `from_recipe` rebuilds this heuristic in
+        another process or on another machine (a Dask worker; see solvers/distributed.py)."""
+        raise NotImplementedError
+
     def __call__(self, state: np.ndarray) -> int:
         return int(_h_of(self.kernel_data(), np.ascontiguousarray(state, dtype=np.uint8)))
 
@@ -93,6 +98,12 @@ class Heuristic:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, {self.puzzle.board})"
+
+
+def from_recipe(recipe: tuple) -> Heuristic:
+    """The heuristic a `Heuristic.recipe()` describes."""
+    function, arguments = recipe
+    return function(*arguments)
 
 
 class Baseline(Heuristic):
@@ -112,6 +123,9 @@ class Baseline(Heuristic):
 
     def kernel_data(self) -> KernelHeuristic:
         return self._data
+
+    def recipe(self) -> tuple:
+        return Baseline, (self.puzzle, self.name)
 
 
 def no_pdb_fields(n_cells: int) -> tuple:

@@ -86,3 +86,20 @@ def _known_length(text: str) -> int | None:
     if not re.fullmatch(r"\s*\d+\s*", text):
         raise PuzzleError(f"known length {text.strip()!r} is not a non-negative integer")
     return int(text)
+
+
+def select_instances(instances: list[Instance], selection: str) -> list[Instance]:
+    """The instances whose numbers `selection` names ("38,40,1-3": numbers and ranges), in file order.
+
+    Raises InputError for malformed text or a number the file does not have.
+    """
+    wanted = set()
+    for part in selection.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not match:
+            raise InputError(f"instance selection {selection!r}: {part.strip()!r} is not a number or a range such as 3-7")
+        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+        if not 1 <= low <= high <= len(instances):
+            raise InputError(f"instance selection {selection!r}: {part.strip()} is outside 1-{len(instances)}")
+        wanted.update(range(low, high + 1))
+    return [instance for instance in instances if instance.number in wanted]

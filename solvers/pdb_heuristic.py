@@ -67,6 +67,24 @@ class PdbHeuristic(Heuristic):
     def kernel_data(self) -> KernelHeuristic:
         return self._data
 
+    def recipe(self) -> tuple:
+        """The files' absolute paths: a worker process or another machine loads the tables itself,
+        once (`cached_pdb_heuristic`)."""
+        paths = tuple(str(d.path.resolve()) for d in self.databases)
+        return cached_pdb_heuristic, (self.puzzle, paths, self.reflect)
+
+
+_LOADED: dict[tuple, PdbHeuristic] = {}
+
+
+def cached_pdb_heuristic(puzzle: Puzzle, paths: tuple[str, ...], reflect: bool) -> PdbHeuristic:
+    """The PdbHeuristic of these files, loaded and verified on the first call in this process
+    and kept for every later one (a Dask worker loads its tables once)."""
+    key = (repr(puzzle), paths, reflect)
+    if key not in _LOADED:
+        _LOADED[key] = PdbHeuristic.from_files(puzzle, list(paths), reflect=reflect)
+    return _LOADED[key]
+
 
 def _kernel_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], reflect: bool) -> KernelHeuristic:
     n = puzzle.n_cells

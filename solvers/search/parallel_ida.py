@@ -13,12 +13,12 @@ therefore has exactly the sequential counters, and the solution has the sequenti
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.heuristics import Heuristic
+from solvers.heuristics import Heuristic, from_recipe
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import FOUND, N_DIRECTIONS, NO_BOUND, _bounded_pass, start_timer
 from solvers.search.ida import ida_star
@@ -91,11 +91,15 @@ def parallel_ida_star(
     threads: int = 2,
     split_depth: int | None = None,
     time_limit: float | None = None,
+    executor: Executor | None = None,
 ) -> SearchResult:
-    """Shortest solution by IDA* on `threads` threads; equal in length to `ida_star`'s.
+    """Shortest solution by IDA* with the subtrees run in parallel; equal in length to `ida_star`'s.
 
-    Counters are summed over the top and every subtree; in the last iteration they depend on
-    which thread finds the goal first. `time_limit` (seconds) ends the search as GAVE_UP.
+    The subtrees run on `threads` threads of this process, or, given an `executor` (e.g. a
+    Dask cluster's, see solvers/distributed.py), on its workers; `threads` then says how many
+    work in parallel (it sets the split depth). Counters are summed over the top and every
+    subtree; in the last iteration they depend on which subtree finds the goal first.
+    `time_limit` (seconds) ends the search as GAVE_UP.
     """
     if not puzzle.is_solvable(start):
         return unsolvable_result("parallel-ida", heuristic.name)
@@ -105,41 +109,68 @@ def parallel_ida_star(
     top = _top(puzzle, start, heuristic, depth)
     if any(puzzle.is_goal(node.board) for node in top):  # a solution within the top: nothing to split
         return ida_star(puzzle, start, heuristic, time_limit=time_limit)
-    items = [node for node in top if node.depth == depth]
     stop = np.zeros(1, dtype=np.uint8)
     timer = start_timer(stop, time_limit)
-    passes, solution, reason = [], None, ""
-    bound = top[0].f
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        while solution is None:
-            expanded = sum(1 for n in top if n.depth < depth and n.path_f <= bound)
-            generated = sum(1 for n in top if n.depth > 0 and n.parent_path_f <= bound)
-            next_bound = min((n.f for n in top if n.depth > 0 and n.parent_path_f <= bound < n.f), default=NO_BOUND)
-            live = [n for n in items if n.path_f <= bound]
-            futures = [pool.submit(_subtree, puzzle, n, bound, heuristic, stop) for n in live]
-            for node, future in zip(live, futures):
-                outcome, moves, cut, n_expanded, n_generated = future.result()
-                expanded += n_expanded
-                generated += n_generated
-                next_bound = min(next_bound, cut + node.depth if cut != NO_BOUND else NO_BOUND)
-                if outcome == FOUND and solution is None:
-                    solution = moves_to_text(np.array([*node.moves, *moves], dtype=np.int8))
-                    stop.fill(1)
-            passes.append(Iteration(bound, expanded, generated))
-            if solution is not None:
-                break
-            if stop[0]:
-                reason = f"time limit of {time_limit:g} s reached"
-                break
-            bound = int(next_bound)
-    if timer is not None:
-        timer.cancel()
+    deadline = None if time_limit is None else time.time() + time_limit
+    own_pool = ThreadPoolExecutor(max_workers=threads) if executor is None else None
+    if executor is None:
+        def submit(node, bound):
+            return own_pool.submit(_subtree, puzzle, node, bound, heuristic, stop)
+    else:
+        def submit(node, bound):
+            return executor.submit(_remote_subtree, puzzle, node, bound, heuristic.recipe(), deadline)
+    try:
+        passes, solution = _iterations(top, depth, submit, stop, deadline)
+    finally:
+        stop.fill(1)  # on Ctrl-C too: the running kernels return within a fraction of a second
+        if own_pool is not None:
+            own_pool.shutdown(cancel_futures=True)
+        if timer is not None:
+            timer.cancel()
     result = search_result(
         "parallel-ida", heuristic.name, solution, optimal=True,
         nodes_expanded=sum(p.nodes_expanded for p in passes), nodes_generated=sum(p.nodes_generated for p in passes),
-        seconds=time.perf_counter() - began, initial_h=top[0].f, reason=reason, iterations=tuple(passes),
+        seconds=time.perf_counter() - began, initial_h=top[0].f,
+        reason="" if solution is not None else f"time limit of {time_limit:g} s reached", iterations=tuple(passes),
     )
     return verified(puzzle, start, result)
+
+
+def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, deadline: float | None):
+    """Run iterations until one finds the goal or the deadline passes; returns (passes, moves text or None).
+
+    Each iteration submits its live work items, the largest of the previous iteration first
+    (so that the last to finish are small ones), and stops the others when one finds the goal.
+    """
+    inner = [n for n in top if n.depth < depth]
+    items = [n for n in top if n.depth == depth]
+    effort = np.zeros(len(items), dtype=np.int64)  # nodes expanded below each item, last iteration
+    passes = []
+    bound = top[0].f
+    while True:
+        expanded = sum(1 for n in inner if n.path_f <= bound)
+        generated = sum(1 for n in top if n.depth > 0 and n.parent_path_f <= bound)
+        next_bound = min((n.f for n in top if n.depth > 0 and n.parent_path_f <= bound < n.f), default=NO_BOUND)
+        live = sorted((i for i, n in enumerate(items) if n.path_f <= bound), key=lambda i: -effort[i])
+        futures = {submit(items[i], bound): i for i in live}
+        solution = None
+        for future in as_completed(futures):
+            outcome, moves, cut, n_expanded, n_generated = future.result()
+            i = futures[future]
+            effort[i] = n_expanded
+            expanded += n_expanded
+            generated += n_generated
+            next_bound = min(next_bound, cut + depth if cut != NO_BOUND else NO_BOUND)
+            if outcome == FOUND:
+                solution = moves_to_text(np.array([*items[i].moves, *moves], dtype=np.int8))
+                stop.fill(1)
+                for other in futures:
+                    other.cancel()
+                break
+        passes.append(Iteration(bound, expanded, generated))
+        if solution is not None or stop[0] or (deadline is not None and time.time() >= deadline):
+            return passes, solution
+        bound = int(next_bound)
 
 
 def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, stop: np.ndarray):
@@ -154,3 +185,15 @@ def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, st
         board, bound - node.depth, 0, puzzle.neighbours, puzzle.goal, data, moves, stop, node.moves[-1] ^ 1
     )
     return outcome, moves[:length].tolist(), cut, expanded, generated
+
+
+def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, deadline: float | None):
+    """`_subtree` in another process: the heuristic rebuilt from its recipe, its own stop flag,
+    set when the wall-clock `deadline` passes."""
+    stop = np.zeros(1, dtype=np.uint8)
+    timer = None if deadline is None else start_timer(stop, max(deadline - time.time(), 0.0))
+    try:
+        return _subtree(puzzle, node, bound, from_recipe(recipe), stop)
+    finally:
+        if timer is not None:
+            timer.cancel()

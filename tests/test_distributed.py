@@ -1,0 +1,156 @@
+"""Dask: batches and the subtrees of one instance on a LocalCluster of two workers give the
+single-process answers, also when a worker dies; bad cluster options are one-line errors."""
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed")
+
+from pdb_build.build import build_pdb_file, plan_build  # noqa: E402
+from pdb_build.partitions import preset  # noqa: E402
+from solvers.batch import solve_batch  # noqa: E402
+from solvers.distributed import ClusterExecutor, cluster_size, dask_client, run_on_cluster  # noqa: E402
+from solvers.errors import InputError  # noqa: E402
+from solvers.heuristic_spec import from_spec  # noqa: E402
+from solvers.heuristics import Baseline, Heuristic, from_recipe  # noqa: E402
+from solvers.instances import load_instances  # noqa: E402
+from solvers.puzzle import Puzzle  # noqa: E402
+from solvers.search.ida import ida_star  # noqa: E402
+from solvers.search.parallel_ida import parallel_ida_star  # noqa: E402
+from tests.conftest import distances  # noqa: E402
+
+GOAL = tuple(range(9))
+
+
+@pytest.fixture(scope="module")
+def client():
+    with dask_client(local_workers=2) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory):
+    """(instance file of 24 random 8-puzzles with their exact distances, a 4-4 PDB file for their goal)."""
+    folder = tmp_path_factory.mktemp("distributed")
+    exact = distances(3, 3, GOAL)
+    states = list(exact)
+    chosen = [states[i] for i in np.random.default_rng(7).choice(len(states), 24, replace=False)]
+    lines = ["# board: 3x3", "# goal: " + " ".join(map(str, GOAL))]
+    lines += [" ".join(map(str, s)) + f" | {exact[s]}" for s in chosen]
+    (folder / "eight.txt").write_text("\n".join(lines) + "\n")
+    puzzle = Puzzle(3, 3, GOAL)
+    pdb, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4")), folder / "44.h5")
+    return folder / "eight.txt", pdb
+
+
+def _rows(path):
+    with open(path, newline="") as handle:
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(handle)]
+
+
+def test_the_cluster_has_two_single_threaded_workers(client):
+    assert cluster_size(client) == 2
+
+
+def test_a_batch_on_the_cluster_equals_the_single_process_batch(client, eight, tmp_path):
+    instances_file, pdb = eight
+    puzzle, instances = load_instances(instances_file)
+    heuristic = from_spec(puzzle, f"pdb:{pdb}")
+    local = solve_batch(puzzle, instances, heuristic, tmp_path / "local.csv")
+    remote = solve_batch(puzzle, instances, heuristic, tmp_path / "cluster.csv", client=client)
+    assert remote.n_solved == local.n_solved == 24 and remote.mismatches == ()
+    assert _rows(tmp_path / "cluster.csv") == _rows(tmp_path / "local.csv")
+
+
+def test_workers_load_a_pdb_file_once_and_keep_it(client, eight):
+    _, pdb = eight
+    puzzle = Puzzle(3, 3, GOAL)
+    heuristic = from_spec(puzzle, f"pdb:{pdb}")
+    identities = list(run_on_cluster(client, _heuristic_identity, [heuristic.recipe()] * 12))
+    per_worker = {}
+    for pid, identity in identities:
+        per_worker.setdefault(pid, set()).add(identity)
+    assert all(len(ids) == 1 for ids in per_worker.values())
+
+
+def _heuristic_identity(recipe):
+    return os.getpid(), id(from_recipe(recipe).kernel_data().tables)
+
+
+class DiesOnce(Heuristic):
+    """Manhattan distance that kills the worker process rebuilding it the first time (marker file)."""
+
+    def __init__(self, puzzle, marker):
+        self.puzzle, self.marker = puzzle, marker
+        self.inner = Baseline(puzzle, "manhattan")
+        self.name = "manhattan"
+
+    def kernel_data(self):
+        return self.inner.kernel_data()
+
+    def recipe(self):
+        return _revive, (self.puzzle, self.marker)
+
+
+def _revive(puzzle, marker):
+    if not Path(marker).exists():
+        Path(marker).touch()
+        os._exit(1)
+    return DiesOnce(puzzle, marker)
+
+
+def test_a_lost_worker_is_replaced_and_its_tasks_rerun(client, eight, tmp_path):
+    instances_file, _ = eight
+    puzzle, instances = load_instances(instances_file)
+    marker = tmp_path / "died"
+    summary = solve_batch(puzzle, instances[:6], DiesOnce(puzzle, str(marker)), tmp_path / "cluster.csv", client=client)
+    assert marker.exists()
+    solve_batch(puzzle, instances[:6], Baseline(puzzle, "manhattan"), tmp_path / "local.csv")
+    assert summary.n_solved == 6 and _rows(tmp_path / "cluster.csv") == _rows(tmp_path / "local.csv")
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_the_subtrees_of_one_instance_on_the_cluster(client, eight):
+    _, pdb = eight
+    puzzle = Puzzle(3, 3, GOAL)
+    heuristic = from_spec(puzzle, f"pdb:{pdb}")
+    exact = distances(3, 3, GOAL)
+    states = [s for s in exact if exact[s] >= 20]
+    for i in np.random.default_rng(3).choice(len(states), 6, replace=False):
+        start = np.array(states[i], dtype=np.uint8)
+        sequential = ida_star(puzzle, start, heuristic)
+        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, executor=ClusterExecutor(client))
+        assert spread.length == sequential.length == exact[states[i]]
+        assert spread.iterations[:-1] == sequential.iterations[:-1]
+
+
+def test_a_scheduler_that_does_not_answer_is_one_error():
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
+        with dask_client("tcp://127.0.0.1:9", connect_timeout=1):
+            pass
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-c", "import sys; from solvers.cli import solve_batch_main as m; "
+                           "sys.exit(m(sys.argv[1:]))", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_solve_batch_on_a_local_cluster_and_bad_scheduler_addresses(eight, tmp_path):
+    instances_file, pdb = eight
+    done = _cli(str(instances_file), "--heuristic", f"pdb:{pdb}", "--cluster", "local", "--jobs", "2",
+                "--out", str(tmp_path / "out.csv"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "Dask cluster of 2 workers" in done.stdout and "24 solved" in done.stdout
+    assert len(_rows(tmp_path / "out.csv")) == 24
+    for address in ("nonsense", "tcp://"):
+        failed = _cli(str(instances_file), "--scheduler", address, "--out", str(tmp_path / "bad.csv"))
+        assert failed.returncode == 2 and failed.stderr.count("\n") == 1
+        assert "cannot reach the Dask scheduler" in failed.stderr
+    both = _cli(str(instances_file), "--scheduler", "tcp://h:1", "--cluster", "local")
+    assert both.returncode == 2 and "not allowed with" in both.stderr
