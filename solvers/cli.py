@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from pdb_build.store import package_version
+from solvers.batch import solve_batch
 from solvers.cli_support import (
     EXIT_GAVE_UP,
     EXIT_OK,
@@ -27,7 +28,6 @@ from solvers.cli_support import (
     positive_int,
     run_guarded,
 )
-from solvers.batch import solve_batch
 from solvers.distributed import ClusterExecutor, cluster_from_options, cluster_options, cluster_size
 from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, uniform_states

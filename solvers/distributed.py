@@ -113,7 +113,7 @@ def _settle(future: Future, task) -> None:
         return
     try:
         outcome = task.result()
-    except BaseException as error:  # the task's own exception, handed on to the caller
+    except BaseException as error:  # noqa: BLE001 - the task's own exception (a cancelled task's is a BaseException), handed on
         outcome, failure = None, error
     else:
         failure = None

@@ -12,18 +12,23 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from pdb_build.build import build_pdb_file, plan_build  # noqa: E402
-from pdb_build.partitions import preset  # noqa: E402
-from solvers.batch import solve_batch  # noqa: E402
-from solvers.distributed import ClusterExecutor, cluster_size, dask_client, run_on_cluster  # noqa: E402
-from solvers.errors import InputError  # noqa: E402
-from solvers.heuristic_spec import from_spec  # noqa: E402
-from solvers.heuristics import Baseline, Heuristic, from_recipe  # noqa: E402
-from solvers.instances import load_instances  # noqa: E402
-from solvers.puzzle import Puzzle  # noqa: E402
-from solvers.search.ida import ida_star  # noqa: E402
-from solvers.search.parallel_ida import parallel_ida_star  # noqa: E402
-from tests.conftest import distances  # noqa: E402
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import preset
+from solvers.batch import solve_batch
+from solvers.distributed import (
+    ClusterExecutor,
+    cluster_size,
+    dask_client,
+    run_on_cluster,
+)
+from solvers.errors import InputError
+from solvers.heuristic_spec import from_spec
+from solvers.heuristics import Baseline, Heuristic, from_recipe
+from solvers.instances import load_instances
+from solvers.puzzle import Puzzle
+from solvers.search.ida import ida_star
+from solvers.search.parallel_ida import parallel_ida_star
+from tests.conftest import distances
 
 GOAL = tuple(range(9))
 
@@ -131,14 +136,16 @@ def test_the_subtrees_of_one_instance_on_the_cluster(client, eight):
 
 
 def test_a_scheduler_that_does_not_answer_is_one_error():
-    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
-        with dask_client("tcp://127.0.0.1:9", connect_timeout=1):
-            pass
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler"), dask_client("tcp://127.0.0.1:9", connect_timeout=1):
+        pass
+
+
+SOLVE_BATCH = "import sys; from solvers.cli import solve_batch_main as m; sys.exit(m(sys.argv[1:]))"
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-c", "import sys; from solvers.cli import solve_batch_main as m; "
-                           "sys.exit(m(sys.argv[1:]))", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-c", SOLVE_BATCH, *args], capture_output=True, text=True, timeout=300,
+                          check=False)
 
 
 def test_solve_batch_on_a_local_cluster_and_bad_scheduler_addresses(eight, tmp_path):
