@@ -34,6 +34,16 @@ def test_seven_eight_splits_the_top_and_bottom_two_rows():
     assert preset(blank_last, "7-8").patterns == ((1, 2, 3, 4, 5, 6, 7, 8), (9, 10, 11, 12, 13, 14, 15))
 
 
+def test_the_24_puzzle_preset_is_korf_and_felners_partition():
+    # Korf & Felner 2002 (AIJ 134), the 24-puzzle's four six-tile patterns for the blank-first goal;
+    # three are the same 3x2 block turned about the board
+    patterns = preset(Puzzle(5, 5, list(range(25))), "6-6-6-6").patterns
+    assert patterns == ((1, 2, 5, 6, 7, 12), (3, 4, 8, 9, 13, 14), (10, 11, 15, 16, 20, 21), (17, 18, 19, 22, 23, 24))
+    cells = [{divmod(t, 5) for t in p} for p in patterns[1:]]
+    shapes = [{(r - min(r for r, _ in c), k - min(k for _, k in c)) for r, k in c} for c in cells]
+    assert shapes[0] == shapes[1] == {(r, k) for r in range(3) for k in range(2)} == {(k, r) for r, k in shapes[2]}
+
+
 def test_a_goal_with_the_blank_in_the_centre_keeps_the_sizes():
     snail = Puzzle(3, 3, [1, 2, 3, 8, 0, 4, 7, 6, 5])
     assert sorted(map(len, preset(snail, "4-4").patterns)) == [4, 4]
