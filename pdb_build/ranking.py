@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.errors import InputError
 from solvers.jit import kernel
@@ -30,7 +31,6 @@ from solvers.jit import kernel
 RANKING_SCHEME = "map-colex*order-lex"
 MAX_CELLS = 64
 MAX_PATTERN = 8
-LOW_63_BITS = (1 << 63) - 1
 
 
 def binomial_table(n_cells: int) -> np.ndarray:
@@ -57,16 +57,13 @@ def check_pattern_size(n_cells: int, k: int) -> None:
 
 @kernel
 def _map_rank(mask, binomials):
-    """Colex rank of the set of cells in `mask`."""
+    """Colex rank of the set of cells in `mask`, one step per occupied cell."""
     rank = 0
     j = 0
-    cell = 0
     while mask != 0:
-        if mask & 1:
-            j += 1
-            rank += binomials[cell, j]
-        mask = (mask >> 1) & LOW_63_BITS  # a logical shift: cell 63 is the sign bit
-        cell += 1
+        j += 1
+        rank += binomials[trailing_zeros(mask), j]
+        mask &= mask - 1  # clear the lowest occupied cell
     return rank
 
 

@@ -1,8 +1,8 @@
 """pdb_lookup.py -- kernels that look up additive PDB tables for a state, from scratch or after a move.
 
-They rank placements exactly as pdb_build/ranking.py does, without allocating: a pattern's
-cells are read from the tiles' positions, the map rank from their bit mask, and the order's
-Lehmer digits as the number of not-yet-ranked cells below each cell. The arrays are those of
+They rank placements exactly as pdb_build/ranking.py does, without allocating, in one pass
+over a pattern's tiles from the last: the order's Lehmer digit of a tile is the number of
+later tiles' cells below its own, and the map rank comes from the cells' bit mask. The arrays are those of
 a KernelHeuristic (solvers/heuristics.py), passed one by one: search kernels unpack them once,
 because taking arrays out of a tuple at every node costs reference counting.
 """
@@ -31,15 +31,14 @@ def _instance_value(instance, lookup, position, tables, table_offset, pattern_ti
     """The table entry of `instance` (a pattern in `lookup`) for the tiles' current positions."""
     pattern = instance_pattern[instance]
     k = pattern_k[pattern]
-    mask = np.int64(0)
-    for i in range(k):
-        mask |= np.int64(1) << lookup_cell[lookup, position[lookup_tile[lookup, pattern_tiles[pattern, i]]]]
+    mask = np.int64(0)  # the cells of the tiles after tile i, then of all
     order_rank = 0
-    remaining = mask
-    for i in range(k):
+    weight = 1  # (k - 1 - i)!
+    for i in range(k - 1, -1, -1):
         cell = lookup_cell[lookup, position[lookup_tile[lookup, pattern_tiles[pattern, i]]]]
-        order_rank = order_rank * (k - i) + _bits_below(remaining, cell)
-        remaining ^= np.int64(1) << cell
+        order_rank += _bits_below(mask, cell) * weight
+        weight *= k - i
+        mask |= np.int64(1) << cell
     index = _map_rank(mask, binomials) * pattern_factorial[pattern] + order_rank
     return np.int64(tables[table_offset[pattern] + index])
 
@@ -74,7 +73,8 @@ def _pdb_start(values, position, tables, table_offset, pattern_tiles, pattern_k,
 def _pdb_child(values, depth, tile, position, tables, table_offset, pattern_tiles, pattern_k,
                pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected):
     """Row depth + 1 of `values` after `tile` moved (position already updated); return h."""
-    values[depth + 1, :] = values[depth, :]
+    for instance in range(values.shape[1]):
+        values[depth + 1, instance] = values[depth, instance]
     for lookup in range(affected.shape[0]):
         instance = affected[lookup, tile]
         if instance >= 0:
