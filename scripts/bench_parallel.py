@@ -24,7 +24,7 @@ from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
-from solvers.distributed import ClusterExecutor, cluster_size, dask_client
+from solvers.distributed import cluster_size, dask_client
 from solvers.instances import load_instances
 from solvers.pdb_heuristic import PdbHeuristic
 from solvers.search.ida import ida_star
@@ -44,9 +44,8 @@ def hardest_ten() -> list[int]:
 
 def one_instance(puzzle, chosen, heuristic, client) -> tuple[list[dict], bool]:
     """Each instance solved alone four ways; (rows, whether any length was wrong)."""
-    executor = ClusterExecutor(client)
     parallel_ida_star(puzzle, chosen[0].start, heuristic, threads=2, time_limit=0.5)  # compile before timing
-    parallel_ida_star(puzzle, chosen[0].start, heuristic, threads=2, time_limit=2, executor=executor)  # workers load
+    parallel_ida_star(puzzle, chosen[0].start, heuristic, threads=2, time_limit=2, client=client)  # workers load
     ida_star(puzzle, chosen[0].start, heuristic, time_limit=0.5)
     rows, failed = [], False
     print(f"{'#':>3} {'len':>4} {'sequential s':>12} {'1 thread s':>10} {'2 threads s':>11} {'speed-up':>8} "
@@ -55,7 +54,7 @@ def one_instance(puzzle, chosen, heuristic, client) -> tuple[list[dict], bool]:
         sequential = ida_star(puzzle, instance.start, heuristic)
         one = parallel_ida_star(puzzle, instance.start, heuristic, threads=1)
         two = parallel_ida_star(puzzle, instance.start, heuristic, threads=2)
-        dask = parallel_ida_star(puzzle, instance.start, heuristic, threads=cluster_size(client), executor=executor)
+        dask = parallel_ida_star(puzzle, instance.start, heuristic, threads=cluster_size(client), client=client)
         failed |= not (sequential.length == one.length == two.length == dask.length == instance.optimal)
         rows.append({"instance": instance.number, "length": two.length, "sequential_seconds": round(sequential.seconds, 3),
                      "one_thread_seconds": round(one.seconds, 3), "two_threads_seconds": round(two.seconds, 3),

@@ -28,7 +28,7 @@ from solvers.cli_support import (
     positive_int,
     run_guarded,
 )
-from solvers.distributed import ClusterExecutor, cluster_from_options, cluster_options, cluster_size
+from solvers.distributed import cluster_from_options, cluster_options, cluster_size
 from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, uniform_states
 from solvers.heuristic_spec import from_options, from_spec
@@ -100,7 +100,7 @@ def _solve_puzzle(args) -> int:
             time_limit=args.time_limit,
             depth_limit=args.depth_limit,
             threads=args.threads if client is None else cluster_size(client),
-            executor=None if client is None else ClusterExecutor(client),
+            client=client,
         )
     if args.json:
         record = {

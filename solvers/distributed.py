@@ -1,11 +1,12 @@
 """distributed.py -- solving on a Dask cluster (the optional extra `tilepdb[dask]`).
 
 Two kinds of work go to the workers: the instances of a batch (`solve_batch(..., client=...)`)
-and the subtrees of one hard instance (`solve(..., executor=ClusterExecutor(client))`,
-parallel_ida.py). A heuristic travels as its recipe (`Heuristic.recipe()`: for PDBs the files'
+and the subtrees of one hard instance (`solve(..., client=...)`, parallel_ida.py). A heuristic travels as its recipe (`Heuristic.recipe()`: for PDBs the files'
 absolute paths, never the tables); each worker process loads a PDB file with its first task
 and keeps it for every later one, so the file must be readable at the same absolute path on
-every worker: a shared file system, or a copy per node. The scheduler never loads one.
+every worker: a shared file system, or a copy per node. The scheduler unpacks the tasks (so it
+needs tilepdb installed) but never loads a table. When a search ends, its ClusterExecutor
+cancels the tasks not yet started and tells the running ones to stop.
 
 Dask re-runs the tasks of a worker that dies. Every task is a deterministic search of its
 arguments alone, so a batch's rows do not depend on which worker solved an instance or how
@@ -15,15 +16,20 @@ often: they equal those of a single-process run except for the seconds.
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
+from asyncio import CancelledError
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, InvalidStateError
 from contextlib import contextmanager, suppress
 from functools import partial
 
+import numpy as np
+
 from solvers.errors import InputError
 
 LOCAL = "local"
+STOP_POLL_SECONDS = 0.5
 EXTRA_HINT = "install the optional extra: pip install 'tilepdb[dask]' (or dask[distributed])"
 
 
@@ -32,7 +38,7 @@ def dask_client(scheduler: str | None = None, local_workers: int = 2, connect_ti
     """A Dask `Client` for the block: connected to the scheduler at `scheduler`
     (tcp://HOST:PORT), or else to a new LocalCluster of `local_workers` single-threaded worker
     processes on this machine, which is closed with the block. A scheduler that does not
-    answer within `connect_timeout` seconds is given up.
+    answer, or has no worker, within `connect_timeout` seconds is given up.
 
     Raises InputError when Dask is not installed or the scheduler cannot be reached.
     """
@@ -43,7 +49,7 @@ def dask_client(scheduler: str | None = None, local_workers: int = 2, connect_ti
     if scheduler is None:
         try:
             cluster = LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
         except (OSError, RuntimeError, TimeoutError) as error:
             raise InputError(f"cannot start a local Dask cluster: {error}") from None
         with cluster, Client(cluster) as client:
@@ -54,6 +60,11 @@ def dask_client(scheduler: str | None = None, local_workers: int = 2, connect_ti
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise InputError(f"cannot reach the Dask scheduler at {scheduler!r}: {error}") from None
     with client:
+        try:
+            client.wait_for_workers(1, timeout=connect_timeout)
+        except (OSError, TimeoutError) as error:
+            raise InputError(f"no Dask worker joined the scheduler at {scheduler!r} within {connect_timeout:g} s "
+                             f"({type(error).__name__})") from None
         yield client
 
 
@@ -72,10 +83,27 @@ def cluster_size(client) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
+class ClusterError(InputError):
+    """The Dask cluster failed (a task's worker died too often, the scheduler went away, a task
+    could not be unpacked); reported in one line like bad input."""
+
+
+def _task_outcome(task):
+    """The result of the finished Dask `task`; its error re-raised as is when it is InputError
+    (e.g. a PDB file a worker cannot read), else as ClusterError."""
+    try:
+        return task.result()
+    except InputError:
+        raise
+    except (Exception, CancelledError) as error:  # noqa: BLE001 - whatever failed on the cluster becomes one line
+        raise ClusterError(f"the Dask cluster failed: {type(error).__name__}: {error}") from None
+
+
 def run_on_cluster(client, function: Callable, items: Iterable) -> Iterator:
     """Yield `function(item)` for every item as the cluster's workers finish them, in any order.
 
-    Tasks still pending or running when the caller stops iterating (Ctrl-C, an error) are cancelled.
+    When the caller stops iterating (Ctrl-C, an error), the tasks not yet started are
+    cancelled; running ones finish on their workers, unread.
     """
     from distributed import as_completed
 
@@ -84,44 +112,77 @@ def run_on_cluster(client, function: Callable, items: Iterable) -> Iterator:
                for number, item in enumerate(items)]
     try:
         for future in as_completed(futures):
-            yield future.result()
+            yield _task_outcome(future)
     finally:
         client.cancel(futures)
 
 
 class ClusterExecutor(Executor):
-    """A concurrent.futures Executor over a Dask client: `submit` runs the call on a worker.
-
-    A returned future stays pending until the task ends, so `cancel()` works on running tasks
-    too: it cancels the Dask task (a running one finishes on its worker, unread).
-    """
+    """A concurrent.futures Executor over a Dask client for one search: `submit` runs a call on
+    a worker. `shutdown(cancel_futures=True)` sets the Dask event named `stop_name`, which
+    running tasks watch (`stop_when_told`), and cancels the tasks not started, in one call."""
 
     def __init__(self, client):
+        from distributed import Event
+
         self.client = client
+        self.stop_name = f"tilepdb-stop-{uuid.uuid4().hex}"
+        self._stop = Event(self.stop_name, client=client)
+        self._tasks = []
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
         task = self.client.submit(fn, *args, **kwargs, pure=False)
         future = Future()
-        future.add_done_callback(lambda done: task.cancel() if done.cancelled() else None)
+        self._tasks.append((task, future))
         task.add_done_callback(partial(_settle, future))
         return future
 
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """With `cancel_futures`: tell the running tasks to stop, cancel the tasks not yet
+        started, and cancel their futures (a caller waiting on them sees them cancelled)."""
+        if cancel_futures:
+            self._stop.set()
+            pending = [(task, future) for task, future in self._tasks if task.status == "pending"]
+            for _, future in pending:
+                if future.cancel():
+                    future.set_running_or_notify_cancel()  # wakes wait() and as_completed()
+            self.client.cancel([task for task, _ in pending])
+
 
 def _settle(future: Future, task) -> None:
-    """Give `future` the outcome of the finished Dask `task`, unless it was cancelled meanwhile."""
-    if future.cancelled():
-        return
+    """Give `future` the outcome of the finished Dask `task` (see `_task_outcome`)."""
     try:
-        outcome = task.result()
-    except BaseException as error:  # noqa: BLE001 - the task's own exception (a cancelled task's is a BaseException), handed on
-        outcome, failure = None, error
-    else:
-        failure = None
-    with suppress(InvalidStateError):  # cancelled since the check above
-        if failure is None:
-            future.set_result(outcome)
-        else:
-            future.set_exception(failure)
+        outcome = _task_outcome(task)
+    except InputError as error:
+        with suppress(InvalidStateError):
+            future.set_exception(error)
+        return
+    with suppress(InvalidStateError):
+        future.set_result(outcome)
+
+
+@contextmanager
+def stop_when_told(stop: np.ndarray, stop_name: str) -> Iterator:
+    """In a task on a worker: while the block runs, set stop[0] as soon as the Dask event
+    `stop_name` (a ClusterExecutor's) is set; polled every STOP_POLL_SECONDS."""
+    from distributed import Event, get_client
+
+    event = Event(stop_name, client=get_client())  # the task's client: the watcher thread has no worker context
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set():
+            if event.wait(timeout=STOP_POLL_SECONDS):
+                stop.fill(1)
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
 def cluster_options(parser, workers_option: str) -> None:

@@ -13,6 +13,8 @@ and h, the maximum over all lookups, does too.
 from __future__ import annotations
 
 import math
+import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -74,16 +76,29 @@ class PdbHeuristic(Heuristic):
         return cached_pdb_heuristic, (self.puzzle, paths, self.reflect)
 
 
+def _file_stamp(path: str) -> tuple[int, int] | None:
+    """(size, modification time in ns) of a file, None if it cannot be read."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns
+
+
 _LOADED: dict[tuple, PdbHeuristic] = {}
+_LOADING = threading.Lock()
 
 
 def cached_pdb_heuristic(puzzle: Puzzle, paths: tuple[str, ...], reflect: bool) -> PdbHeuristic:
     """The PdbHeuristic of these files, loaded and verified on the first call in this process
-    and kept for every later one (a Dask worker loads its tables once)."""
-    key = (repr(puzzle), paths, reflect)
-    if key not in _LOADED:
-        _LOADED[key] = PdbHeuristic.from_files(puzzle, list(paths), reflect=reflect)
-    return _LOADED[key]
+    and kept for every later one (a Dask worker loads its tables once); a file changed since
+    (size or modification time) is loaded again."""
+    key = (repr(puzzle), paths, tuple(map(_file_stamp, paths)), reflect)
+    with _LOADING:
+        if key not in _LOADED:
+            _LOADED.clear()  # keep one set of tables per process
+            _LOADED[key] = PdbHeuristic.from_files(puzzle, list(paths), reflect=reflect)
+        return _LOADED[key]
 
 
 def _kernel_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], reflect: bool) -> KernelHeuristic:

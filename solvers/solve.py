@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
-
 import numpy as np
 
 from solvers.errors import InputError
@@ -32,7 +30,7 @@ def solve(
     time_limit: float | None = None,
     depth_limit: int | None = None,
     threads: int = 1,
-    executor: Executor | None = None,
+    client=None,
 ) -> SearchResult:
     """Solve `start` with the named algorithm; the result's solution has been replayed and checked.
 
@@ -41,8 +39,8 @@ def solve(
     `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
     are each search's own. `time_limit` (seconds) applies to ida, iddfs and dfs,
     `depth_limit` to dfs. `threads` > 1 runs ida on that many threads (parallel_ida.py; no
-    node limit there); an `executor` (e.g. a Dask cluster's, solvers/distributed.py) runs its
-    subtrees on the executor's workers instead, `threads` of them at a time.
+    node limit there); a Dask `client` (solvers/distributed.py) runs its subtrees on the
+    cluster's workers instead, `threads` of them at a time.
     """
     if algorithm not in ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
@@ -53,10 +51,10 @@ def solve(
     if isinstance(heuristic, str):
         heuristic = from_spec(puzzle, heuristic)
     limits = {} if node_limit is None else {"node_limit": node_limit}
-    if algorithm == "ida" and (threads > 1 or executor is not None):
+    if algorithm == "ida" and (threads > 1 or client is not None):
         if node_limit is not None:
             raise InputError("a node limit is not supported with parallel search; use --time-limit")
-        return parallel_ida_star(puzzle, start, heuristic, threads=threads, time_limit=time_limit, executor=executor)
+        return parallel_ida_star(puzzle, start, heuristic, threads=threads, time_limit=time_limit, client=client)
     if algorithm == "ida":
         return ida_star(puzzle, start, heuristic, time_limit=time_limit, **limits)
     if algorithm == "astar":

@@ -5,6 +5,7 @@ import csv
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -15,12 +16,7 @@ pytest.importorskip("distributed")
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
 from solvers.batch import solve_batch
-from solvers.distributed import (
-    ClusterExecutor,
-    cluster_size,
-    dask_client,
-    run_on_cluster,
-)
+from solvers.distributed import ClusterError, ClusterExecutor, cluster_size, dask_client, run_on_cluster, stop_when_told
 from solvers.errors import InputError
 from solvers.heuristic_spec import from_spec
 from solvers.heuristics import Baseline, Heuristic, from_recipe
@@ -130,9 +126,59 @@ def test_the_subtrees_of_one_instance_on_the_cluster(client, eight):
     for i in np.random.default_rng(3).choice(len(states), 6, replace=False):
         start = np.array(states[i], dtype=np.uint8)
         sequential = ida_star(puzzle, start, heuristic)
-        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, executor=ClusterExecutor(client))
+        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, client=client)
         assert spread.length == sequential.length == exact[states[i]]
         assert spread.iterations[:-1] == sequential.iterations[:-1]
+
+
+def test_a_time_limit_on_the_cluster_gives_up_in_time(client):
+    puzzle, instances = load_instances("data/korf100.txt")
+    began = time.perf_counter()
+    result = parallel_ida_star(puzzle, instances[0].start, Baseline(puzzle, "hamming"), threads=2, time_limit=1.0,
+                               client=client)
+    assert result.status == "gave_up" and "time limit" in result.reason
+    assert time.perf_counter() - began < 10
+
+
+def _wait_for_stop(item):
+    """Say it started (file `item[1]`.started), wait up to 120 s until told to stop, then write
+    the seconds waited to the file `item[1]`."""
+    stop_name, report = item
+    stop = np.zeros(1, dtype=np.uint8)
+    began = time.perf_counter()
+    with stop_when_told(stop, stop_name):
+        Path(report + ".started").touch()
+        while not stop[0] and time.perf_counter() - began < 120:
+            time.sleep(0.01)
+    Path(report).write_text(str(time.perf_counter() - began))
+
+
+def _wait_for_files(paths, seconds):
+    began = time.perf_counter()
+    while not all(p.exists() for p in paths) and time.perf_counter() - began < seconds:
+        time.sleep(0.05)
+    return all(p.exists() for p in paths)
+
+
+def test_shutting_the_executor_down_stops_its_running_tasks(client, tmp_path):
+    executor = ClusterExecutor(client)
+    reports = [tmp_path / f"{i}.txt" for i in range(2)]
+    for report in reports:
+        executor.submit(_wait_for_stop, (executor.stop_name, str(report)))
+    assert _wait_for_files([r.with_suffix(".txt.started") for r in reports], 60)
+    time.sleep(0.5)
+    executor.shutdown(cancel_futures=True)
+    assert _wait_for_files(reports, 60)
+    assert all(0.5 < float(r.read_text()) < 60 for r in reports)
+
+
+def _fail(item):
+    raise RuntimeError(f"worker trouble {item}")
+
+
+def test_a_failing_task_is_one_cluster_error(client):
+    with pytest.raises(ClusterError, match="the Dask cluster failed: RuntimeError: worker trouble"):
+        list(run_on_cluster(client, _fail, [1, 2]))
 
 
 def test_a_scheduler_that_does_not_answer_is_one_error():

@@ -116,11 +116,18 @@ def _is_goal(board, goal):
     return True
 
 
-def start_timer(stop: np.ndarray, time_limit: float | None) -> threading.Timer | None:
-    """A started timer that sets stop[0] after `time_limit` seconds (None for no limit); cancel it when done."""
+def start_timer(stop: np.ndarray, time_limit: float | None, then=None) -> threading.Timer | None:
+    """A started timer that sets stop[0] after `time_limit` seconds (None for no limit) and then
+    calls `then()` if given; cancel it when done."""
     if time_limit is None or time_limit >= MAX_TIMER:
         return None
-    timer = threading.Timer(time_limit, stop.fill, (1,))
+
+    def expire():
+        stop.fill(1)
+        if then is not None:
+            then()
+
+    timer = threading.Timer(time_limit, expire)
     timer.daemon = True
     timer.start()
     return timer

@@ -13,14 +13,18 @@ therefore has exactly the sequential counters, and the solution has the sequenti
 from __future__ import annotations
 
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from functools import partial
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
 
 from solvers.heuristics import Heuristic, from_recipe
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import FOUND, N_DIRECTIONS, NO_BOUND, _bounded_pass, start_timer
+from solvers.distributed import ClusterExecutor, stop_when_told
+from solvers.search.depth_first import (
+    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, NO_BOUND, _bounded_pass, start_timer,
+)
 from solvers.search.ida import ida_star
 from solvers.search.result import Iteration, SearchResult, moves_to_text, search_result, unsolvable_result, verified
 
@@ -91,15 +95,15 @@ def parallel_ida_star(
     threads: int = 2,
     split_depth: int | None = None,
     time_limit: float | None = None,
-    executor: Executor | None = None,
+    client=None,
 ) -> SearchResult:
     """Shortest solution by IDA* with the subtrees run in parallel; equal in length to `ida_star`'s.
 
-    The subtrees run on `threads` threads of this process, or, given an `executor` (e.g. a
-    Dask cluster's, see solvers/distributed.py), on its workers; `threads` then says how many
-    work in parallel (it sets the split depth). Counters are summed over the top and every
-    subtree; in the last iteration they depend on which subtree finds the goal first.
-    `time_limit` (seconds) ends the search as GAVE_UP.
+    The subtrees run on `threads` threads of this process, or, given a Dask `client` (see
+    solvers/distributed.py), on the cluster's workers; `threads` then says how many run at
+    once (it sets the split depth). Counters are summed over the top and every subtree; in the
+    last iteration they depend on which subtree finds the goal first. `time_limit` (seconds)
+    ends the search as GAVE_UP, and so does any iteration that a subtree did not finish.
     """
     if not puzzle.is_solvable(start):
         return unsolvable_result("parallel-ida", heuristic.name)
@@ -110,21 +114,23 @@ def parallel_ida_star(
     if any(puzzle.is_goal(node.board) for node in top):  # a solution within the top: nothing to split
         return ida_star(puzzle, start, heuristic, time_limit=time_limit)
     stop = np.zeros(1, dtype=np.uint8)
-    timer = start_timer(stop, time_limit)
-    deadline = None if time_limit is None else time.time() + time_limit
-    own_pool = ThreadPoolExecutor(max_workers=threads) if executor is None else None
-    if executor is None:
+    if client is None:
+        pool = ThreadPoolExecutor(max_workers=threads)
+
         def submit(node, bound):
-            return own_pool.submit(_subtree, puzzle, node, bound, heuristic, stop)
+            return pool.submit(_subtree, puzzle, node, bound, heuristic, stop)
     else:
+        pool, recipe = ClusterExecutor(client), heuristic.recipe()
+
         def submit(node, bound):
-            return executor.submit(_remote_subtree, puzzle, node, bound, heuristic.recipe(), deadline)
+            return pool.submit(_remote_subtree, puzzle, node, bound, recipe, pool.stop_name)
+    # threads see `stop`; the cluster's tasks are told by shutting its executor down
+    timer = start_timer(stop, time_limit, then=None if client is None else partial(pool.shutdown, cancel_futures=True))
     try:
-        passes, solution = _iterations(top, depth, submit, stop, deadline)
+        passes, solution = _iterations(top, depth, submit, stop)
     finally:
         stop.fill(1)  # on Ctrl-C too: the running kernels return within a fraction of a second
-        if own_pool is not None:
-            own_pool.shutdown(cancel_futures=True)
+        pool.shutdown(cancel_futures=True)
         if timer is not None:
             timer.cancel()
     result = search_result(
@@ -136,11 +142,13 @@ def parallel_ida_star(
     return verified(puzzle, start, result)
 
 
-def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, deadline: float | None):
-    """Run iterations until one finds the goal or the deadline passes; returns (passes, moves text or None).
+def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray):
+    """Run iterations until one finds the goal or one is cut short; returns (passes, moves text or None).
 
     Each iteration submits its live work items, the largest of the previous iteration first
     (so that the last to finish are small ones), and stops the others when one finds the goal.
+    An iteration in which some subtree stopped early (time limit) ends the search without a
+    solution: its next bound would not be trustworthy.
     """
     inner = [n for n in top if n.depth < depth]
     items = [n for n in top if n.depth == depth]
@@ -153,14 +161,18 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, deadli
         next_bound = min((n.f for n in top if n.depth > 0 and n.parent_path_f <= bound < n.f), default=NO_BOUND)
         live = sorted((i for i, n in enumerate(items) if n.path_f <= bound), key=lambda i: -effort[i])
         futures = {submit(items[i], bound): i for i in live}
-        solution = None
+        solution, complete = None, True
         for future in as_completed(futures):
+            if future.cancelled():  # the search is being stopped
+                complete = False
+                continue
             outcome, moves, cut, n_expanded, n_generated = future.result()
             i = futures[future]
             effort[i] = n_expanded
             expanded += n_expanded
             generated += n_generated
             next_bound = min(next_bound, cut + depth if cut != NO_BOUND else NO_BOUND)
+            complete &= outcome == EXHAUSTED
             if outcome == FOUND:
                 solution = moves_to_text(np.array([*items[i].moves, *moves], dtype=np.int8))
                 stop.fill(1)
@@ -168,7 +180,7 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, deadli
                     other.cancel()
                 break
         passes.append(Iteration(bound, expanded, generated))
-        if solution is not None or stop[0] or (deadline is not None and time.time() >= deadline):
+        if solution is not None or not complete:
             return passes, solution
         bound = int(next_bound)
 
@@ -176,7 +188,7 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, deadli
 def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, stop: np.ndarray):
     """Run the kernel below one work item; returns (outcome, moves, next bound, expanded, generated)."""
     if stop[0]:
-        return -1, [], NO_BOUND, 0, 0
+        return LIMIT_REACHED, [], NO_BOUND, 0, 0
     data = heuristic.kernel_data()
     data = data._replace(position=np.zeros_like(data.position))  # each thread its own scratch
     board = node.board.copy()
@@ -187,13 +199,9 @@ def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, st
     return outcome, moves[:length].tolist(), cut, expanded, generated
 
 
-def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, deadline: float | None):
-    """`_subtree` in another process: the heuristic rebuilt from its recipe, its own stop flag,
-    set when the wall-clock `deadline` passes."""
+def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, stop_name: str):
+    """`_subtree` in a task on a Dask worker: the heuristic rebuilt from its recipe, a stop flag
+    of its own, set when the search's stop event is (the goal found elsewhere, the time limit)."""
     stop = np.zeros(1, dtype=np.uint8)
-    timer = None if deadline is None else start_timer(stop, max(deadline - time.time(), 0.0))
-    try:
+    with stop_when_told(stop, stop_name):
         return _subtree(puzzle, node, bound, from_recipe(recipe), stop)
-    finally:
-        if timer is not None:
-            timer.cancel()
