@@ -161,28 +161,46 @@ def _settle(future: Future, task) -> None:
         future.set_result(outcome)
 
 
+_WATCHED: dict[str, dict[int, np.ndarray]] = {}  # stop event name -> stop flags of the running tasks
+_WATCHING = threading.Lock()
+
+
 @contextmanager
 def stop_when_told(stop: np.ndarray, stop_name: str) -> Iterator:
     """In a task on a worker: while the block runs, set stop[0] as soon as the Dask event
-    `stop_name` (a ClusterExecutor's) is set; polled every STOP_POLL_SECONDS."""
+    `stop_name` (a ClusterExecutor's) is set. One watcher thread per worker process and event
+    polls it every STOP_POLL_SECONDS for all the tasks of that search; a task leaves at once."""
     from distributed import Event, get_client
 
-    event = Event(stop_name, client=get_client())  # the task's client: the watcher thread has no worker context
-    done = threading.Event()
-
-    def watch():
-        while not done.is_set():
-            if event.wait(timeout=STOP_POLL_SECONDS):
-                stop.fill(1)
-                return
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    with _WATCHING:
+        flags = _WATCHED.get(stop_name)
+        if flags is None:
+            flags = _WATCHED[stop_name] = {}
+            event = Event(stop_name, client=get_client())  # the task's client: the watcher has no worker context
+            threading.Thread(target=_watch, args=(stop_name, event), daemon=True).start()
+        flags[id(stop)] = stop
     try:
         yield
     finally:
-        done.set()
-        watcher.join()
+        with _WATCHING:
+            flags.pop(id(stop), None)
+
+
+def _watch(stop_name: str, event) -> None:
+    """Poll `event`; when it is set, set every registered flag. Ends then, or once no task
+    has been registered for two polls in a row (a later task starts a new watcher)."""
+    idle_polls = 0
+    while True:
+        told = event.wait(timeout=STOP_POLL_SECONDS)
+        with _WATCHING:
+            flags = _WATCHED[stop_name]
+            if told:
+                for flag in flags.values():
+                    flag.fill(1)
+            idle_polls = 0 if flags else idle_polls + 1
+            if told or idle_polls >= 2:
+                del _WATCHED[stop_name]
+                return
 
 
 def cluster_options(parser, workers_option: str) -> None:

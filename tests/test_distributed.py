@@ -16,7 +16,14 @@ pytest.importorskip("distributed")
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
 from solvers.batch import solve_batch
-from solvers.distributed import ClusterError, ClusterExecutor, cluster_size, dask_client, run_on_cluster, stop_when_told
+from solvers.distributed import (
+    ClusterError,
+    ClusterExecutor,
+    cluster_size,
+    dask_client,
+    run_on_cluster,
+    stop_when_told,
+)
 from solvers.errors import InputError
 from solvers.heuristic_spec import from_spec
 from solvers.heuristics import Baseline, Heuristic, from_recipe

@@ -1,32 +1,46 @@
-"""parallel_ida.py -- IDA* on one instance with several threads: the tree split at a shallow depth.
+"""parallel_ida.py -- IDA* on one instance, in parallel: the tree split at a shallow depth.
 
 The search tree is cut at `split_depth`: the nodes above it (the *top*) are enumerated once,
 with the same move order and parent-move pruning as the sequential kernel; each node at the
 split depth is a *work item*. Every iteration with bound B counts the top exactly as the
 sequential search would (a top node is expanded when it and all its ancestors have f <= B,
 its children are generated, cut-off children offer the next bound), and runs the kernel below
-each live work item with the bound B - g on a pool of threads (numba kernels release the
-GIL). The first thread that finds the goal stops the others. Every iteration but the last
-therefore has exactly the sequential counters, and the solution has the sequential length.
-"""
+each live work item with the bound B - g: on a pool of threads (numba kernels release the
+GIL), or as tasks on a Dask cluster (solvers/distributed.py). Items are handed out largest
+first, by their size in the previous iteration. The first subtree that finds the goal stops
+the others. Every iteration but the last therefore has exactly the sequential counters, and
+the solution has the sequential length."""
 
 from __future__ import annotations
 
 import time
-from functools import partial
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
+from solvers.distributed import ClusterExecutor, stop_when_told
 from solvers.heuristics import Heuristic, from_recipe
 from solvers.puzzle import Puzzle
-from solvers.distributed import ClusterExecutor, stop_when_told
 from solvers.search.depth_first import (
-    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, NO_BOUND, _bounded_pass, start_timer,
+    EXHAUSTED,
+    FOUND,
+    LIMIT_REACHED,
+    N_DIRECTIONS,
+    NO_BOUND,
+    _bounded_pass,
+    start_timer,
 )
 from solvers.search.ida import ida_star
-from solvers.search.result import Iteration, SearchResult, moves_to_text, search_result, unsolvable_result, verified
+from solvers.search.result import (
+    Iteration,
+    SearchResult,
+    moves_to_text,
+    search_result,
+    unsolvable_result,
+    verified,
+)
 
 WORK_ITEMS_PER_THREAD = 64
 MAX_SPLIT_DEPTH = 14
