@@ -16,6 +16,7 @@ often: they equal those of a single-process run except for the seconds.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import uuid
 from asyncio import CancelledError
@@ -47,6 +48,10 @@ def dask_client(scheduler: str | None = None, local_workers: int = 2, connect_ti
     except ImportError:
         raise InputError(f"Dask is not installed; {EXTRA_HINT}") from None
     if scheduler is None:
+        cores = os.cpu_count() or 1
+        if not 1 <= local_workers <= cores:
+            raise InputError(f"a local Dask cluster takes 1 to {cores} workers (this machine's cores), "
+                             f"not {local_workers}")
         try:
             cluster = LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
                                    dashboard_address=":0", silence_logs=logging.ERROR)

@@ -214,3 +214,5 @@ def test_solve_batch_on_a_local_cluster_and_bad_scheduler_addresses(eight, tmp_p
         assert "cannot reach the Dask scheduler" in failed.stderr
     both = _cli(str(instances_file), "--scheduler", "tcp://h:1", "--cluster", "local")
     assert both.returncode == 2 and "not allowed with" in both.stderr
+    many = _cli(str(instances_file), "--cluster", "local", "--jobs", "100000")
+    assert many.returncode == 2 and "a local Dask cluster takes 1 to" in many.stderr
