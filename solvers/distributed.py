@@ -1,16 +1,17 @@
 """distributed.py -- solving on a Dask cluster (the optional extra `tilepdb[dask]`).
 
 Two kinds of work go to the workers: the instances of a batch (`solve_batch(..., client=...)`)
-and the subtrees of one hard instance (`solve(..., client=...)`, parallel_ida.py). A heuristic travels as its recipe (`Heuristic.recipe()`: for PDBs the files'
-absolute paths, never the tables); each worker process loads a PDB file with its first task
-and keeps it for every later one, so the file must be readable at the same absolute path on
-every worker: a shared file system, or a copy per node. The scheduler unpacks the tasks (so it
-needs tilepdb installed) but never loads a table. When a search ends, its ClusterExecutor
-cancels the tasks not yet started and tells the running ones to stop.
+and the subtrees of one hard instance (`solve(..., client=...)`, parallel_ida.py). A
+heuristic travels as its recipe (`Heuristic.recipe()`: for PDBs the files' absolute paths,
+never the tables); each worker process loads a PDB file with its first task and keeps it for
+every later one, so the file must be readable at the same absolute path on every worker: a
+shared file system, or a copy per node. The scheduler unpacks the tasks (so it needs tilepdb
+installed) but never loads a table. When a search ends, its ClusterExecutor cancels the tasks
+not yet started and tells the running ones to stop.
 
 Dask re-runs the tasks of a worker that dies. Every task is a deterministic search of its
-arguments alone, so a batch's rows do not depend on which worker solved an instance or how
-often: they equal those of a single-process run except for the seconds.
+arguments alone, so without a time limit a batch's rows do not depend on which worker solved
+an instance or how often: they equal those of a single-process run except for the seconds.
 """
 
 from __future__ import annotations

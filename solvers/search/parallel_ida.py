@@ -151,9 +151,13 @@ def parallel_ida_star(
         "parallel-ida", heuristic.name, solution, optimal=True,
         nodes_expanded=sum(p.nodes_expanded for p in passes), nodes_generated=sum(p.nodes_generated for p in passes),
         seconds=time.perf_counter() - began, initial_h=top[0].f,
-        reason="" if solution is not None else f"time limit of {time_limit:g} s reached", iterations=tuple(passes),
+        reason="" if solution is not None else _why_stopped(time_limit), iterations=tuple(passes),
     )
     return verified(puzzle, start, result)
+
+
+def _why_stopped(time_limit: float | None) -> str:
+    return "a subtree was stopped" if time_limit is None else f"time limit of {time_limit:g} s reached"
 
 
 def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray):
