@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from solvers.batch import ROW_FIELDS, solve_batch
+from solvers.errors import InputError
 from solvers.heuristics import Baseline
-from solvers.instances import load_instances
+from solvers.instances import load_instances, select_instances
 from tests.conftest import distances
 
 GOAL = tuple(range(9))
@@ -104,3 +105,14 @@ def test_a_malformed_instance_line_is_named(tmp_path):
     bad.write_text("# board: 3x3\n1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8\n")
     status, stdout, stderr = cli(str(bad), "--out", str(tmp_path / "x.csv"))
     assert status == 2 and "bad.txt, line 3: instance has 8 tiles" in stderr and stderr.count("\n") == 1
+
+
+def test_only_selects_instances_by_number_and_refuses_bad_selections(instance_file):
+    _, instances = load_instances(instance_file)
+    chosen = select_instances(instances, "30, 2-4,3")
+    assert [i.number for i in chosen] == [2, 3, 4, 30]
+    assert [i.start.tolist() for i in chosen] == [instances[n - 1].start.tolist() for n in (2, 3, 4, 30)]
+    for bad, message in (("31", "outside 1-30"), ("0", "outside 1-30"), ("5-2", "outside 1-30"), ("x", "not a number"),
+                         ("", "not a number"), ("1,,2", "not a number")):
+        with pytest.raises(InputError, match=message):
+            select_instances(instances, bad)
