@@ -6,6 +6,7 @@ where a clever method would be shorter.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from itertools import combinations
 
@@ -165,3 +166,15 @@ def pattern_table(rows: int, cols: int, goal: tuple, pattern: tuple, additive: b
     for (placement, _), d in pattern_distances(rows, cols, goal, pattern, additive).items():
         table[placement] = min(d, table.get(placement, d))
     return table
+
+
+def placement_index(cells: list[int]) -> int:
+    """The table index of a placement (cells[i] = the cell of the pattern's i-th tile) exactly
+    as the module docstring of pdb_build/ranking.py defines it: colex map rank times k! plus
+    the Lehmer rank of the order, computed from the definitions."""
+    k = len(cells)
+    occupied = sorted(cells)
+    map_rank = sum(math.comb(c, j + 1) for j, c in enumerate(occupied))
+    order = [occupied.index(c) for c in cells]
+    lehmer = [sum(1 for later in order[i + 1 :] if later < order[i]) for i in range(k)]
+    return map_rank * math.factorial(k) + sum(d * math.factorial(k - 1 - i) for i, d in enumerate(lehmer))

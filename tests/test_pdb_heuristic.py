@@ -129,3 +129,21 @@ def test_refusals(files):
         from_options(puzzle, "pdb", None, False)
     with pytest.raises(InputError, match="go with --heuristic pdb"):
         from_options(puzzle, "manhattan", [str(paths["4-4"])], False)
+
+
+@pytest.mark.parametrize("board, patterns", [
+    ((4, 4), ["1,2,3,4,5,6", "7,8,9,10,11,12", "13,14,15"]),
+    ((5, 5), ["1,2,3,4", "5,6,7,8", "9,10,11,12", "13,14,15,16", "17,18,19,20", "21,22,23,24"]),
+])
+def test_lookups_on_larger_boards_read_the_entry_of_the_documented_index(tmp_path, board, patterns):
+    """The search kernels rank placements with their own code (pdb_lookup.py); it must read the
+    same table entry as the documented index of ranking.py, for up to six tiles and 25 cells."""
+    puzzle = Puzzle(*board, list(range(board[0] * board[1])))
+    path, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, patterns)), tmp_path / "p.h5")
+    database = load_partition(path, puzzle)
+    rng = np.random.default_rng(5)
+    states = np.array([puzzle.random_state(rng) for _ in range(300)], dtype=np.uint8)
+    values = PdbHeuristic(puzzle, [database]).evaluate_many(states)
+    for state, value in zip(states.tolist(), values):
+        tables = zip(database.partition.patterns, database.tables)
+        assert value == sum(int(table[naive.placement_index([state.index(t) for t in p])]) for p, table in tables)

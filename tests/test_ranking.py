@@ -8,6 +8,7 @@ import pytest
 
 from pdb_build.ranking import PlacementRanking
 from solvers.errors import InputError
+from tests import naive
 
 
 @pytest.mark.parametrize("n_cells, k", [(4, 1), (4, 3), (6, 2), (9, 4), (9, 8), (12, 3), (16, 3), (8, 7)])
@@ -54,3 +55,14 @@ def test_invalid_sizes_and_arguments():
         ranking.rank([[0, 9]])
     with pytest.raises(InputError, match="indices must lie in"):
         ranking.unrank([72])
+
+
+@pytest.mark.parametrize("n_cells, k", [(9, 4), (16, 6), (25, 6), (36, 8), (64, 8)])
+def test_rank_follows_the_documented_formula(n_cells, k):
+    # the scheme is part of the file format: files built by earlier versions must keep their meaning
+    ranking = PlacementRanking(n_cells, k)
+    rng = np.random.default_rng(k * 100 + n_cells)
+    placements = [rng.permutation(n_cells)[:k].tolist() for _ in range(2000)]
+    placements.append(list(range(n_cells - k, n_cells))[::-1])  # the highest cells, in reverse order
+    ranks = ranking.rank(np.array(placements, dtype=np.int64))
+    assert ranks.tolist() == [naive.placement_index(p) for p in placements]
