@@ -29,7 +29,7 @@ import numpy as np
 from tqdm import tqdm
 
 from solvers.atomic import write_csv
-from solvers.distributed import run_on_cluster
+from solvers.distributed import cluster_size, run_on_cluster
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic, from_recipe
 from solvers.instances import Instance
@@ -152,9 +152,16 @@ def _ignore_interrupts() -> None:
 
 def _results(todo: list[Instance], jobs: int, client) -> Iterator[tuple[Instance, SearchResult]]:
     """Solve `todo` on a Dask cluster (`client`), in this process (jobs == 1) or in `jobs`
-    forked workers, yielding as they finish."""
+    forked workers, yielding as they finish. A single instance left for IDA* without a node
+    limit is split instead: its subtrees run on `jobs` threads or on the cluster."""
+    work = _WORK
+    if len(todo) == 1 and (client is not None or jobs > 1) and work["algorithm"] == "ida" \
+            and work["limits"]["node_limit"] is None:  # one instance left: split its tree instead
+        threads = jobs if client is None else cluster_size(client)
+        yield todo[0], solve(work["puzzle"], todo[0].start, "ida", work["heuristic"],
+                             time_limit=work["limits"]["time_limit"], threads=threads, client=client)
+        return
     if client is not None:
-        work = _WORK
         yield from run_on_cluster(
             client, partial(_solve_rebuilt, work["puzzle"], work["algorithm"], work["heuristic"].recipe(), work["limits"]),
             todo,
@@ -191,7 +198,9 @@ def solve_batch(
     """Solve every instance not already finished in `out`, appending one verified row each.
 
     The instances are solved by `jobs` forked workers, or, given a Dask `client` (see
-    solvers/distributed.py), by the workers of its cluster. A length that differs from an
+    solvers/distributed.py), by the workers of its cluster; when a single IDA* instance is
+    left, its tree is split over them instead (same length; the last iteration's counters
+    depend on which subtree finds the goal first). A length that differs from an
     instance's known optimum is reported through `report` at once and listed in the summary's
     `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them.

@@ -116,3 +116,14 @@ def test_only_selects_instances_by_number_and_refuses_bad_selections(instance_fi
                          ("", "not a number"), ("1,,2", "not a number")):
         with pytest.raises(InputError, match=message):
             select_instances(instances, bad)
+
+
+def test_a_single_instance_left_is_split_over_the_jobs(instance_file, tmp_path):
+    puzzle, instances = load_instances(instance_file)
+    hardest = max(instances, key=lambda i: i.optimal)
+    summary = solve_batch(puzzle, [hardest], Baseline(puzzle, "manhattan"), tmp_path / "one.csv", jobs=2)
+    row = _rows(tmp_path / "one.csv")[0]
+    assert summary.n_solved == 1 and row["length"] == row["known_length"] == str(hardest.optimal)
+    sequential = solve_batch(puzzle, [hardest], Baseline(puzzle, "manhattan"), tmp_path / "seq.csv", jobs=1)
+    assert row["iterations"].split()[:-1] == _rows(tmp_path / "seq.csv")[0]["iterations"].split()[:-1]
+    assert sequential.n_solved == 1

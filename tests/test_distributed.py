@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("distributed")
+distributed = pytest.importorskip("distributed")
+get_task_stream = distributed.get_task_stream
 
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
@@ -74,6 +75,17 @@ def test_a_batch_on_the_cluster_equals_the_single_process_batch(client, eight, t
     remote = solve_batch(puzzle, instances, heuristic, tmp_path / "cluster.csv", client=client)
     assert remote.n_solved == local.n_solved == 24 and remote.mismatches == ()
     assert _rows(tmp_path / "cluster.csv") == _rows(tmp_path / "local.csv")
+
+
+def test_a_batch_of_one_instance_spreads_its_subtrees_over_the_cluster(client, eight, tmp_path):
+    instances_file, pdb = eight
+    puzzle, instances = load_instances(instances_file)
+    hardest = max(instances, key=lambda i: i.optimal)
+    with get_task_stream(client) as stream:
+        summary = solve_batch(puzzle, [hardest], from_spec(puzzle, f"pdb:{pdb}"), tmp_path / "one.csv", client=client)
+    assert summary.n_solved == 1 and summary.mismatches == ()
+    assert sum(1 for task in stream.data if str(task["key"]).startswith("_remote_subtree")) > 2
+    assert _rows(tmp_path / "one.csv")[0]["length"] == str(hardest.optimal)
 
 
 def test_workers_load_a_pdb_file_once_and_keep_it(client, eight):
