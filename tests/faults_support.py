@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -203,3 +204,15 @@ def data_rows(path: Path) -> int:
     except (OSError, UnicodeDecodeError):
         return 0
     return max(text.count("\n") - 1, 0)
+
+
+def write_eight_puzzles(path: Path, count: int, seed: int, exact: dict) -> list[tuple]:
+    """Write `count` uniform random 8-puzzles for the standard goal, each with its optimal
+    length from `exact`, as an instance file at `path`; return the states."""
+    from solvers.puzzle import Puzzle
+
+    rng = np.random.default_rng(seed)
+    puzzle = Puzzle(3, 3)
+    states = [tuple(int(t) for t in puzzle.random_state(rng)) for _ in range(count)]
+    path.write_text("# board: 3x3\n" + "".join(f"{' '.join(map(str, s))} | {exact[s]}\n" for s in states))
+    return states

@@ -18,7 +18,6 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -42,6 +41,7 @@ from tests.faults_support import (
     spawn,
     wait_for,
     wait_until_group_gone,
+    write_eight_puzzles,
 )
 
 SEED = int(os.environ.get("FAULTS_SEED", random.SystemRandom().randrange(10**6)))
@@ -181,12 +181,8 @@ N_BATCH = 200
 def batch_setup(tmp_path_factory):
     """200 random 8-puzzles with their optimal lengths, and the rows of an uninterrupted run."""
     folder = tmp_path_factory.mktemp("faults-crash-batch")
-    exact = distances(3, 3, STANDARD_3X3)
-    puzzle = Puzzle(3, 3)
-    rng = np.random.default_rng(11)
-    states = [tuple(int(t) for t in puzzle.random_state(rng)) for _ in range(N_BATCH)]
     path = folder / "two-hundred.txt"
-    path.write_text("# board: 3x3\n" + "".join(f"{' '.join(map(str, s))} | {exact[s]}\n" for s in states))
+    states = write_eight_puzzles(path, N_BATCH, 11, distances(3, 3, STANDARD_3X3))
     reference = folder / "reference.csv"
     loaded_puzzle, instances = load_instances(path)
     solve_batch(loaded_puzzle, instances, Baseline(loaded_puzzle, "hamming"), reference, jobs=1)
@@ -283,12 +279,8 @@ def test_solve_batch_terminated_leaves_no_orphans_and_no_tracebacks(batch_setup,
 def thirty(tmp_path_factory):
     """Thirty random 8-puzzles and the text of an uninterrupted run's output."""
     folder = tmp_path_factory.mktemp("faults-resume")
-    exact = distances(3, 3, STANDARD_3X3)
-    puzzle = Puzzle(3, 3)
-    rng = np.random.default_rng(30)
-    states = [tuple(int(t) for t in puzzle.random_state(rng)) for _ in range(30)]
     path = folder / "thirty.txt"
-    path.write_text("# board: 3x3\n" + "".join(f"{' '.join(map(str, s))} | {exact[s]}\n" for s in states))
+    states = write_eight_puzzles(path, 30, 30, distances(3, 3, STANDARD_3X3))
     reference = folder / "reference.csv"
     status, _, err = call(solve_batch_main, [str(path), "--out", str(reference), "--quiet", "--jobs", "1"])
     assert status == 0, err
