@@ -50,6 +50,12 @@ class PatternDatabase:
     cost_model: str
     buffer: np.ndarray  # every table, one after the other (read-only)
     tables: tuple[np.ndarray, ...]  # views of `buffer`, one per pattern
+    checksums: tuple[str, ...] = ()  # SHA-256 of each table, as verified on load
+
+    @property
+    def checksum(self) -> str:
+        """One SHA-256 over the tables' checksums: what a batch records of the file it used."""
+        return hashlib.sha256(";".join(self.checksums).encode()).hexdigest()
 
 
 def package_version() -> str:
@@ -198,7 +204,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
         raise PdbError(f"{path}: holds partition {partition.name} {patterns}, not {expected.name} {expected.patterns}")
     sizes = [n_placements(stored.n_cells, len(pattern)) for pattern in patterns]
     buffer = np.empty(sum(sizes), dtype=np.uint8)
-    tables = []
+    tables, checksums = [], []
     for number, (pattern, size) in enumerate(zip(patterns, sizes)):
         dataset = handle[f"pattern_{number}"]
         if tuple(int(t) for t in dataset.attrs["tiles"]) != pattern:
@@ -211,5 +217,6 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
             raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; the file is corrupt")
         table.setflags(write=False)
         tables.append(table)
+        checksums.append(str(dataset.attrs["checksum"]))
     buffer.setflags(write=False)
-    return PatternDatabase(path, stored, partition, cost_model, buffer, tuple(tables))
+    return PatternDatabase(path, stored, partition, cost_model, buffer, tuple(tables), tuple(checksums))

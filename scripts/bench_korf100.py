@@ -1,7 +1,7 @@
 """bench_korf100.py -- Korf's 100 15-puzzle instances with each heuristic, as in Korf & Felner's table.
 
 Solves the instances with IDA* and Manhattan (the first --manhattan-first, default 40, as it
-takes minutes), linear conflict, and the 5-5-5, 6-6-3, 7-8 and 7-8 + reflection PDBs (built
+takes minutes), linear conflict, walking distance, the maximum of the last two, and the 5-5-5, 6-6-3, 7-8 and 7-8 + reflection PDBs (built
 into data/pdbs/ if missing; build time is not counted), on --jobs worker processes. Each run
 starts from an empty results/bench_korf100/<heuristic>.csv, checks every length against the
 published optimum, and the script prints one row per heuristic: instances, mean initial h,
@@ -24,22 +24,22 @@ from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
-from solvers.heuristics import Baseline
+from solvers.heuristics import from_spec, pdb_heuristic
 from solvers.instances import load_instances
-from solvers.pdb_heuristic import PdbHeuristic
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNS = [("manhattan", None, False), ("linear-conflict", None, False), ("5-5-5", "5-5-5", False),
+RUNS = [("manhattan", None, False), ("linear-conflict", None, False), ("walking-distance", None, False),
+        ("max(linear-conflict, walking-distance)", None, False), ("5-5-5", "5-5-5", False),
         ("6-6-3", "6-6-3", False), ("7-8", "7-8", False), ("7-8+reflect", "7-8", True)]
 
 
 def heuristic_for(puzzle, partition_name, reflect, name):
     if partition_name is None:
-        return Baseline(puzzle, name), 0
+        return from_spec(puzzle, name), 0
     partition = preset(puzzle, partition_name)
     path = ROOT / "data" / "pdbs" / default_file_name(puzzle, partition)
     database = load_or_build(puzzle, partition, path, progress=True)
-    return PdbHeuristic(puzzle, [database], reflect=reflect), database.buffer.nbytes
+    return pdb_heuristic(puzzle, [database], reflect=reflect), database.buffer.nbytes
 
 
 def manhattan_comparison(csv_path: Path) -> str:
@@ -69,7 +69,7 @@ def main() -> int:
             continue
         heuristic, memory = heuristic_for(puzzle, partition_name, reflect, name)
         chosen = instances[: args.manhattan_first] if name == "manhattan" else instances
-        out = folder / f"{name}.csv"
+        out = folder / f"{name.replace(', ', '+')}.csv"
         out.unlink(missing_ok=True)
         began = time.perf_counter()
         summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, progress=True,
@@ -89,10 +89,10 @@ def main() -> int:
         if name == "manhattan":
             notes.append(manhattan_comparison(out))
     print(f"\nKorf's 100, IDA*, {args.jobs} worker processes, {time.strftime('%Y-%m-%d')}")
-    print(f"{'heuristic':<16} {'inst':>4} {'mean h0':>8} {'mean nodes gen':>15} {'search s':>9} {'wall s':>7} "
+    print(f"{'heuristic':<38} {'inst':>4} {'mean h0':>8} {'mean nodes gen':>15} {'search s':>9} {'wall s':>7} "
           f"{'M/s/core':>8} {'PDB MiB':>8}")
     for r in table:
-        print(f"{r['heuristic']:<16} {r['instances']:>4} {r['mean_initial_h']:>8} {r['mean_nodes_generated']:>15,} "
+        print(f"{r['heuristic']:<38} {r['instances']:>4} {r['mean_initial_h']:>8} {r['mean_nodes_generated']:>15,} "
               f"{r['search_seconds']:>9} {r['wall_seconds']:>7} {r['mnodes_per_second_per_core']:>8} {r['pdb_mib']:>8}")
     for note in notes:
         print(note)

@@ -33,7 +33,7 @@ from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.distributed import cluster_size, dask_client
 from solvers.instances import load_instances
-from solvers.pdb_heuristic import PdbHeuristic
+from solvers.heuristics import from_spec, pdb_heuristic
 from solvers.search.ida import ida_star
 from solvers.search.parallel_ida import parallel_ida_star
 
@@ -105,7 +105,7 @@ def twenty_four(client) -> list[dict]:
         print(f"skipping the 24-puzzle: no {path}")
         return []
     puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
-    heuristic = PdbHeuristic.from_files(puzzle, [path], reflect=True)
+    heuristic = from_spec(puzzle, f"pdb:{path}+reflect")
     instance = instances[37]
     rows = []
     for mode, run in (("sequential", lambda: ida_star(puzzle, instance.start, heuristic)),
@@ -124,7 +124,7 @@ def main() -> int:
     puzzle, instances = load_instances(ROOT / "data" / "korf100.txt")
     partition = preset(puzzle, "6-6-3")
     database = load_or_build(puzzle, partition, ROOT / "data" / "pdbs" / default_file_name(puzzle, partition))
-    heuristic = PdbHeuristic(puzzle, [database])
+    heuristic = pdb_heuristic(puzzle, [database])
     chosen = [instances[number - 1] for number in hardest_ten()]
     began = time.perf_counter()
     with dask_client(local_workers=2) as client:

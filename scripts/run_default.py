@@ -21,7 +21,7 @@ from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.batch import solve_batch
 from solvers.instances import load_instances
-from solvers.pdb_heuristic import PdbHeuristic
+from solvers.heuristics import pdb_heuristic
 from solvers.puzzle import load_puzzle
 from solvers.solve import solve
 
@@ -59,7 +59,7 @@ def solve_korf100() -> int:
     partition = preset(puzzle, "7-8")
     path = ROOT / "data" / "pdbs" / default_file_name(puzzle, partition)
     print(f"\nPDBs: {path.relative_to(ROOT)}" + ("" if path.exists() else " (building it once, about a minute)"))
-    heuristic = PdbHeuristic(puzzle, [load_or_build(puzzle, partition, path, progress=True)], reflect=True)
+    heuristic = pdb_heuristic(puzzle, [load_or_build(puzzle, partition, path, progress=True)], reflect=True)
     out = ROOT / "results" / "korf100-7-8-reflect.csv"
     jobs = os.cpu_count() or 1
     print(f"Korf's 100 with IDA* + {heuristic.name} on {jobs} cores -> {out.relative_to(ROOT)}")

@@ -34,13 +34,14 @@ from solvers.errors import InputError
 from solvers.heuristics import Heuristic, from_recipe
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
-from solvers.search.result import SOLVED, SearchResult
+from solvers.search.result import SOLVED, SearchResult, checked_start
 from solvers.solve import solve
 
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
-    "iterations",
+    "iterations", "algorithm", "heuristic", "tables",
 ]
+SETTINGS_FIELDS = ("algorithm", "heuristic", "tables")
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,14 @@ class BatchSummary:
         ]
 
 
-def result_row(instance: Instance, result: SearchResult) -> dict:
+def run_settings(algorithm: str, heuristic: Heuristic) -> dict:
+    """What every row of a batch records of how it was solved: the algorithm, the heuristic's
+    name and each table file's name and SHA-256 (a resumed run must use the same)."""
+    tables = ";".join(f"{Path(path).name}={checksum}" for path, checksum in heuristic.provenance)
+    return {"algorithm": algorithm, "heuristic": heuristic.name, "tables": tables}
+
+
+def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict:
     return {
         "id": instance.number,
         "status": result.status,
@@ -83,15 +91,18 @@ def result_row(instance: Instance, result: SearchResult) -> dict:
         "seconds": f"{result.seconds:.6f}",
         "moves": result.moves or "",
         "iterations": " ".join(f"{i.bound}:{i.nodes_expanded}:{i.nodes_generated}" for i in result.iterations),
+        **settings,
     }
 
 
-def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance]) -> dict[int, dict]:
+def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance], settings: dict) -> dict[int, dict]:
     """The valid rows of an earlier run's output, by instance id.
 
     A row is kept when it is complete (ends with a new line, has every field), names an
     instance of this set once, and, if solved, its moves replay from that instance to the
     goal in its stated length. Anything else, such as a half-written last line, is dropped.
+    A complete row solved with other `settings` (algorithm, heuristic, tables) is refused with
+    a one-line InputError: rows of different runs never mix.
     """
     if not path.exists():
         return {}
@@ -111,12 +122,26 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance]) ->
             instance = by_id[number]
             if None in row.values() or set(row) != set(ROW_FIELDS) or number in kept:
                 continue
+            if any(row[f] != str(settings[f]) for f in SETTINGS_FIELDS):
+                raise _OtherSettings(row)
             if row["status"] == SOLVED:
                 puzzle.check_solution(instance.start, row["moves"], int(row["length"]))
             kept[number] = row
+        except _OtherSettings:
+            raise InputError(f"{path} holds rows solved with {_described(row)}, not with {_described(settings)}; "
+                             "resume with the same settings or choose another --out") from None
         except (KeyError, ValueError, TypeError, SolutionError, PuzzleError):
             continue
     return kept
+
+
+class _OtherSettings(Exception):
+    """A complete row of a run with other settings."""
+
+
+def _described(settings: dict) -> str:
+    tables = f" (tables {settings['tables']})" if settings["tables"] else ""
+    return f"{settings['algorithm']} + {settings['heuristic']}{tables}"
 
 
 def solve_instance(puzzle: Puzzle, algorithm: str, heuristic: Heuristic, limits: dict,
@@ -213,8 +238,12 @@ def solve_batch(
 
 
 def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit, time_limit, progress, report, client):
+    heuristic.check_for(puzzle)
+    for instance in instances:
+        checked_start(puzzle, instance.start)
     began = time.perf_counter()
-    kept = read_finished_rows(out, puzzle, instances)
+    settings = run_settings(algorithm, heuristic)
+    kept = read_finished_rows(out, puzzle, instances, settings)
     rows = dict(kept)
     write_csv(out, [r for _, r in sorted(rows.items())], ROW_FIELDS)
     todo = [i for i in instances if i.number not in rows]
@@ -224,7 +253,7 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit,
     with out.open("a", newline="") as handle, bar:
         writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)
         for instance, result in _results(todo, jobs, client):
-            row = result_row(instance, result)
+            row = result_row(instance, result, settings)
             writer.writerow(row)
             handle.flush()
             os.fsync(handle.fileno())

@@ -31,8 +31,7 @@ from solvers.cli_support import (
 from solvers.distributed import cluster_from_options, cluster_options, cluster_size
 from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, uniform_states
-from solvers.heuristic_spec import from_options, from_spec
-from solvers.heuristics import ALIASES, KIND_NAMES
+from solvers.heuristics import accepted_forms, from_options, from_spec
 from solvers.instances import load_instances, select_instances
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import write_report
@@ -72,8 +71,8 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     parser.add_argument(
         "--heuristic",
         default="linear-conflict",
-        help=f"heuristic for ida and astar: {', '.join(KIND_NAMES)} (aliases: {', '.join(ALIASES)}), "
-        "pdb (with --pdb), or a spec such as pdb:FILE+reflect or max(pdb:A,pdb:B); default: linear-conflict",
+        help=f"heuristic for ida and astar: {accepted_forms()}, or pdb (with --pdb); e.g. "
+        "max(pdb:FILE+reflect, walking-distance); default: linear-conflict",
     )
     parser.add_argument("--pdb", action="append", metavar="FILE", help="a PDB file from build-pdb (repeat to take the max)")
     parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")

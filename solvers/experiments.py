@@ -284,8 +284,9 @@ def full_iteration(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, boun
     """(expanded, generated) by one complete IDA* iteration with `bound` (it does not stop at the goal)."""
     never = np.full(puzzle.n_cells, UNKNOWN, dtype=np.uint8)
     board = np.array(start, dtype=np.uint8)
-    outcome = _bounded_pass(board, bound, 0, puzzle.neighbours, never, heuristic.kernel_data(),
-                            np.zeros(bound + 1, dtype=np.int8), np.zeros(1, dtype=np.uint8))
+    outcome = heuristic.kernel(_bounded_pass)(board, bound, 0, puzzle.neighbours, never, heuristic.leaves,
+                                              heuristic.n_columns, np.zeros(bound + 1, dtype=np.int8),
+                                              np.zeros(1, dtype=np.uint8))
     return int(outcome[3]), int(outcome[4])
 
 

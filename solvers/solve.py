@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.heuristic_spec import from_spec
-from solvers.heuristics import Heuristic
+from solvers.heuristics import Heuristic, from_spec
 from solvers.puzzle import Puzzle
 from solvers.search.astar import astar
 from solvers.search.ida import ida_star
 from solvers.search.parallel_ida import parallel_ida_star
-from solvers.search.result import SearchResult
+from solvers.search.result import SearchResult, checked_start
 from solvers.search.uninformed import bfs, depth_limited_dfs, iddfs
 
 INFORMED = ("ida", "astar")
@@ -34,7 +33,7 @@ def solve(
 ) -> SearchResult:
     """Solve `start` with the named algorithm; the result's solution has been replayed and checked.
 
-    `heuristic` (a spec such as "manhattan" or "pdb:FILE+reflect", see heuristic_spec.py, or
+    `heuristic` (a spec such as "manhattan" or "pdb:FILE+reflect", see solvers/heuristics/spec.py, or
     a Heuristic) is used by ida and astar only.
     `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
     are each search's own. `time_limit` (seconds) applies to ida, iddfs and dfs,
@@ -50,6 +49,9 @@ def solve(
         raise InputError(f"the time limit must be positive, not {time_limit}")
     if isinstance(heuristic, str):
         heuristic = from_spec(puzzle, heuristic)
+    if threads < 1:
+        raise InputError(f"the number of threads must be at least 1, not {threads}")
+    start = checked_start(puzzle, start, heuristic if algorithm in INFORMED else None)
     limits = {} if node_limit is None else {"node_limit": node_limit}
     if algorithm == "ida" and (threads > 1 or client is not None):
         if node_limit is not None:

@@ -9,7 +9,7 @@ import pytest
 
 from solvers.batch import ROW_FIELDS, solve_batch
 from solvers.errors import InputError
-from solvers.heuristics import Baseline
+from solvers.heuristics import baseline
 from solvers.instances import load_instances, select_instances
 from tests.conftest import distances
 
@@ -35,7 +35,7 @@ def _rows(path):
 
 def _run(instance_file, out, jobs=1, **limits):
     puzzle, instances = load_instances(instance_file)
-    return solve_batch(puzzle, instances, Baseline(puzzle, "manhattan"), out, jobs=jobs, **limits)
+    return solve_batch(puzzle, instances, baseline(puzzle, "manhattan"), out, jobs=jobs, **limits)
 
 
 def test_every_instance_is_solved_at_its_known_length_and_parallel_runs_agree(instance_file, tmp_path):
@@ -121,9 +121,9 @@ def test_only_selects_instances_by_number_and_refuses_bad_selections(instance_fi
 def test_a_single_instance_left_is_split_over_the_jobs(instance_file, tmp_path):
     puzzle, instances = load_instances(instance_file)
     hardest = max(instances, key=lambda i: i.optimal)
-    summary = solve_batch(puzzle, [hardest], Baseline(puzzle, "manhattan"), tmp_path / "one.csv", jobs=2)
+    summary = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "one.csv", jobs=2)
     row = _rows(tmp_path / "one.csv")[0]
     assert summary.n_solved == 1 and row["length"] == row["known_length"] == str(hardest.optimal)
-    sequential = solve_batch(puzzle, [hardest], Baseline(puzzle, "manhattan"), tmp_path / "seq.csv", jobs=1)
+    sequential = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "seq.csv", jobs=1)
     assert row["iterations"].split()[:-1] == _rows(tmp_path / "seq.csv")[0]["iterations"].split()[:-1]
     assert sequential.n_solved == 1

@@ -26,8 +26,7 @@ from solvers.distributed import (
     stop_when_told,
 )
 from solvers.errors import InputError
-from solvers.heuristic_spec import from_spec
-from solvers.heuristics import Baseline, Heuristic, from_recipe
+from solvers.heuristics import Heuristic, baseline, from_recipe, from_spec
 from solvers.instances import load_instances
 from solvers.puzzle import Puzzle
 from solvers.search.ida import ida_star
@@ -100,19 +99,15 @@ def test_workers_load_a_pdb_file_once_and_keep_it(client, eight):
 
 
 def _heuristic_identity(recipe):
-    return os.getpid(), id(from_recipe(recipe).kernel_data().tables)
+    return os.getpid(), id(from_recipe(recipe).leaves[0].data.tables)
 
 
 class DiesOnce(Heuristic):
     """Manhattan distance that kills the worker process rebuilding it the first time (marker file)."""
 
     def __init__(self, puzzle, marker):
-        self.puzzle, self.marker = puzzle, marker
-        self.inner = Baseline(puzzle, "manhattan")
-        self.name = "manhattan"
-
-    def kernel_data(self):
-        return self.inner.kernel_data()
+        super().__init__(puzzle, baseline(puzzle, "manhattan").terms)
+        self.marker = marker
 
     def recipe(self):
         return _revive, (self.puzzle, self.marker)
@@ -131,7 +126,7 @@ def test_a_lost_worker_is_replaced_and_its_tasks_rerun(client, eight, tmp_path):
     marker = tmp_path / "died"
     summary = solve_batch(puzzle, instances[:6], DiesOnce(puzzle, str(marker)), tmp_path / "cluster.csv", client=client)
     assert marker.exists()
-    solve_batch(puzzle, instances[:6], Baseline(puzzle, "manhattan"), tmp_path / "local.csv")
+    solve_batch(puzzle, instances[:6], baseline(puzzle, "manhattan"), tmp_path / "local.csv")
     assert summary.n_solved == 6 and _rows(tmp_path / "cluster.csv") == _rows(tmp_path / "local.csv")
     client.wait_for_workers(2, timeout=60)
 
@@ -153,7 +148,7 @@ def test_the_subtrees_of_one_instance_on_the_cluster(client, eight):
 def test_a_time_limit_on_the_cluster_gives_up_in_time(client):
     puzzle, instances = load_instances("data/korf100.txt")
     began = time.perf_counter()
-    result = parallel_ida_star(puzzle, instances[0].start, Baseline(puzzle, "hamming"), threads=2, time_limit=1.0,
+    result = parallel_ida_star(puzzle, instances[0].start, baseline(puzzle, "hamming"), threads=2, time_limit=1.0,
                                client=client)
     assert result.status == "gave_up" and "time limit" in result.reason
     assert time.perf_counter() - began < 10
@@ -228,3 +223,17 @@ def test_solve_batch_on_a_local_cluster_and_bad_scheduler_addresses(eight, tmp_p
     assert both.returncode == 2 and "not allowed with" in both.stderr
     many = _cli(str(instances_file), "--cluster", "local", "--jobs", "100000")
     assert many.returncode == 2 and "a local Dask cluster takes 1 to" in many.stderr
+
+
+def test_a_worker_with_two_threads_returns_the_single_process_rows(eight, tmp_path):
+    """Dask workers run several tasks at once in threads that share one heuristic object (the
+    PDB tables are loaded once per worker): the rows must still equal a single-process run."""
+    instances_file, pdb = eight
+    puzzle, instances = load_instances(instances_file)
+    heuristic = from_spec(puzzle, f"max(pdb:{pdb}+reflect, walking-distance)")
+    local = solve_batch(puzzle, instances, heuristic, tmp_path / "local.csv")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as threaded:
+        remote = solve_batch(puzzle, instances, heuristic, tmp_path / "threaded.csv", client=threaded)
+    assert remote.n_solved == local.n_solved == 24 and remote.mismatches == ()
+    assert _rows(tmp_path / "threaded.csv") == _rows(tmp_path / "local.csv")

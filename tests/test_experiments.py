@@ -20,7 +20,7 @@ from solvers.experiments import (
     random_walk_states,
     uniform_states,
 )
-from solvers.heuristics import Baseline
+from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle
 from tests import naive
 from tests.conftest import distances
@@ -64,7 +64,7 @@ def test_measures_against_exact_distances():
     puzzle = Puzzle(3, 3)
     states = uniform_states(puzzle, 20_000, seed=3)
     exact = ExactDistances(puzzle)(states)
-    measured, values = measure(Baseline(puzzle, "linear-conflict"), states, exact)
+    measured, values = measure(baseline(puzzle, "linear-conflict"), states, exact)
     assert measured.admissible and 0 < measured.share_exact < 0.1
     assert measured.mean == pytest.approx(values.mean()) and measured.histogram.sum() == 20_000
     assert measured.mean_ratio == pytest.approx(np.mean(values[exact > 0] / exact[exact > 0]))
@@ -76,7 +76,7 @@ def test_manhattan_mean_on_the_15_puzzle_matches_its_exact_expectation():
     puzzle = Puzzle(4, 4, list(range(16)))
     expectation = sum(puzzle.cell_distance(c, int(puzzle.goal_cell[t])) for t in range(1, 16) for c in range(16)) / 16
     assert expectation == 37.0
-    measured, _ = measure(Baseline(puzzle, "manhattan"), uniform_states(puzzle, 200_000, seed=1))
+    measured, _ = measure(baseline(puzzle, "manhattan"), uniform_states(puzzle, 200_000, seed=1))
     assert abs(measured.mean - expectation) < 0.05
 
 
@@ -102,7 +102,7 @@ def test_brute_force_tree_counts_equal_enumeration(start_blank):
 def test_kre_prediction_within_ten_percent_on_the_8_puzzle():
     """Korf, Reid & Edelkamp's setting: a fixed threshold, averaged over random start states."""
     puzzle = Puzzle(3, 3)
-    heuristic = Baseline(puzzle, "manhattan")
+    heuristic = baseline(puzzle, "manhattan")
     sample = uniform_states(puzzle, 100_000, seed=1)
     _, values = measure(heuristic, sample)
     distribution = h_distribution_by_blank(puzzle, sample, values)

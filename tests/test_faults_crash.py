@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from pdb_build.store import load_partition
 from solvers.batch import solve_batch
 from solvers.cli import solve_batch_main
-from solvers.heuristics import Baseline
+from solvers.heuristics import baseline
 from solvers.instances import load_instances
 from solvers.puzzle import Puzzle
 from tests.conftest import STANDARD_3X3, distances
@@ -185,7 +185,7 @@ def batch_setup(tmp_path_factory):
     states = write_eight_puzzles(path, N_BATCH, 11, distances(3, 3, STANDARD_3X3))
     reference = folder / "reference.csv"
     loaded_puzzle, instances = load_instances(path)
-    solve_batch(loaded_puzzle, instances, Baseline(loaded_puzzle, "hamming"), reference, jobs=1)
+    solve_batch(loaded_puzzle, instances, baseline(loaded_puzzle, "hamming"), reference, jobs=1)
     return path, states, read_rows(reference)
 
 

@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from solvers.heuristic_spec import from_spec
-from solvers.heuristics import Baseline as Heuristic
-from solvers.heuristics import _baseline_delta as _move_delta
+from solvers.heuristics import baseline as Heuristic
+from solvers.heuristics import from_spec
+from solvers.heuristics.dispatch import h_child, h_start
+from solvers.jit import kernel
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 from tests import naive
@@ -58,17 +59,32 @@ def test_incremental_update_equals_recomputation_along_random_walks(rows, cols, 
     puzzle = Puzzle(rows, cols, rng.permutation(rows * cols))
     heuristic = Heuristic(puzzle, name)
     board = puzzle.random_state(rng)
-    h = heuristic(board)
+    scratch = np.zeros((2, heuristic.n_columns), dtype=np.int64)
+    position = np.zeros(puzzle.n_cells, dtype=np.int64)
+    _start(heuristic.leaves, board, position, scratch)
     blank = int(np.flatnonzero(board == 0)[0])
     for _ in range(2000):
         options = [int(c) for c in puzzle.neighbours[blank] if c >= 0]
         target = options[rng.integers(len(options))]
         tile = board[target]
         board[blank], board[target] = tile, 0
-        data = heuristic.kernel_data()
-        h += _move_delta(board, tile, target, blank, data.kind, data.tile_cost, data.goal_cell, rows, cols)
+        position[tile] = blank
+        h = _child_then_shift(heuristic.leaves, board, position, scratch, tile, target, blank)
         blank = target
         assert h == heuristic(board) == _naive(name, tuple(board.tolist()), tuple(puzzle.goal.tolist()), rows, cols)
+
+
+@kernel
+def _start(leaves, board, position, scratch):
+    return h_start(leaves, board, position, scratch, 0)
+
+
+@kernel
+def _child_then_shift(heuristic_leaves, board, position, scratch, tile, source, target):
+    """h of a child by the search's incremental path; the child's scratch becomes row 0."""
+    h = h_child(heuristic_leaves, board, position, scratch, 0, tile, source, target)
+    scratch[0, :] = scratch[1, :]
+    return h
 
 
 def test_spec_names_and_aliases():

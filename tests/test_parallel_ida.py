@@ -5,8 +5,7 @@ import pytest
 
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
-from solvers.heuristic_spec import from_spec
-from solvers.heuristics import Baseline
+from solvers.heuristics import baseline, from_spec
 from solvers.instances import load_instances
 from solvers.puzzle import Puzzle
 from solvers.search.ida import ida_star
@@ -23,7 +22,7 @@ def test_random_8_puzzles_match_the_sequential_search(threads, split_depth):
     puzzle = Puzzle(3, 3)
     exact = distances(3, 3, STANDARD_3X3)
     states = list(exact)
-    heuristic = Baseline(puzzle, "manhattan")
+    heuristic = baseline(puzzle, "manhattan")
     for i in np.random.default_rng(threads).choice(len(states), 60, replace=False):
         start = np.array(states[i], dtype=np.uint8)
         sequential = ida_star(puzzle, start, heuristic)
@@ -45,7 +44,7 @@ def test_korf_instances_with_a_pdb(tmp_path):
 
 def test_time_limit_and_unsolvable():
     puzzle, instances = load_instances("data/korf100.txt")
-    result = parallel_ida_star(puzzle, instances[0].start, Baseline(puzzle, "hamming"), threads=2, time_limit=0.3)
+    result = parallel_ida_star(puzzle, instances[0].start, baseline(puzzle, "hamming"), threads=2, time_limit=0.3)
     assert result.status == "gave_up" and "time limit" in result.reason and result.seconds < 10
     eight = Puzzle(3, 3)
-    assert parallel_ida_star(eight, eight.state("1 2 3 4 6 8 5 7 0"), Baseline(eight, "manhattan")).status == "unsolvable"
+    assert parallel_ida_star(eight, eight.state("1 2 3 4 6 8 5 7 0"), baseline(eight, "manhattan")).status == "unsolvable"

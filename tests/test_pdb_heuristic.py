@@ -9,8 +9,7 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom, preset
 from pdb_build.store import load_partition
 from solvers.errors import InputError
-from solvers.heuristic_spec import from_options, from_spec
-from solvers.pdb_heuristic import PdbHeuristic, mirror_maps
+from solvers.heuristics import from_options, from_spec, mirror_maps, pdb_heuristic
 from solvers.puzzle import Puzzle
 from solvers.solve import solve
 from tests import naive
@@ -54,8 +53,8 @@ def test_sum_reflection_and_max_equal_naive_lookups_and_are_admissible(files):
     array = np.array(states, dtype=np.uint8)
     four = load_partition(paths["4-4"], puzzle).partition.patterns
     three = load_partition(paths["3-3-2"], puzzle).partition.patterns
-    plain = PdbHeuristic.from_files(puzzle, [paths["4-4"]]).evaluate_many(array)
-    reflected = PdbHeuristic.from_files(puzzle, [paths["4-4"]], reflect=True).evaluate_many(array)
+    plain = from_spec(puzzle, f"pdb:{paths['4-4']}").evaluate_many(array)
+    reflected = from_spec(puzzle, f"pdb:{paths['4-4']}+reflect").evaluate_many(array)
     both = from_spec(puzzle, f"max(pdb:{paths['4-4']}+reflect, pdb:{paths['3-3-2']}+reflect)").evaluate_many(array)
     rng = np.random.default_rng(1)
     for i in rng.choice(len(states), 400, replace=False):
@@ -75,7 +74,7 @@ def test_sum_reflection_and_max_equal_naive_lookups_and_are_admissible(files):
 def test_pdb_ida_counts_equal_a_naive_ida_with_the_same_heuristic(files, spec):
     puzzle, paths = files
     name, _, reflect = spec.partition("+")
-    heuristic = PdbHeuristic.from_files(puzzle, [paths[name]], reflect=bool(reflect))
+    heuristic = from_options(puzzle, "pdb", [paths[name]], bool(reflect))
     exact = distances(3, 3, BLANK_FIRST_3X3)
     states = list(exact)
     rng = np.random.default_rng(2)
@@ -92,7 +91,7 @@ def test_pdb_ida_counts_equal_a_naive_ida_with_the_same_heuristic(files, spec):
 @pytest.mark.parametrize("algorithm", ["ida", "astar"])
 def test_pdb_searches_find_optimal_lengths_on_random_8_puzzles(files, algorithm):
     puzzle, paths = files
-    heuristic = PdbHeuristic.from_files(puzzle, [paths["4-4"], paths["3-3-2"]], reflect=True)
+    heuristic = from_options(puzzle, "pdb", [paths["4-4"], paths["3-3-2"]], True)
     exact = distances(3, 3, BLANK_FIRST_3X3)
     states = list(exact)
     for i in np.random.default_rng(3).choice(len(states), 500, replace=False):
@@ -116,15 +115,11 @@ def test_refusals(files):
         from_spec(Puzzle(3, 3), f"pdb:{paths['4-4']}")
     off_diagonal = Puzzle(3, 3, (1, 0, 2, 3, 4, 5, 6, 7, 8))
     with pytest.raises(InputError, match="blank on the main diagonal"):
-        PdbHeuristic(off_diagonal, [load_partition(paths["4-4"], puzzle)], reflect=True)
-    for spec, message in [
-        (f"max(pdb:{paths['4-4']}, manhattan)", "not of the form pdb:PATH"),
-        (f"max(pdb:{paths['4-4']}+reflect, pdb:{paths['3-3-2']})", "reflect all PDB files or none"),
-        ("pdb:", "needs a file path"),
-        ("max(manhattan)", "combines pdb: heuristics only"),
-    ]:
-        with pytest.raises(InputError, match=message):
-            from_spec(puzzle, spec)
+        pdb_heuristic(off_diagonal, [load_partition(paths["4-4"], puzzle)], reflect=True)
+    with pytest.raises(InputError, match="needs a file path"):
+        from_spec(puzzle, "pdb:")
+    mixed = from_spec(puzzle, f"max(pdb:{paths['4-4']}+reflect, pdb:{paths['3-3-2']}, manhattan)")
+    assert mixed.name == "max(manhattan, max(pdb:4-4.h5+reflect, pdb:3-3-2.h5))"
     with pytest.raises(InputError, match="needs at least one --pdb"):
         from_options(puzzle, "pdb", None, False)
     with pytest.raises(InputError, match="go with --heuristic pdb"):
@@ -136,14 +131,14 @@ def test_refusals(files):
     ((5, 5), ["1,2,3,4", "5,6,7,8", "9,10,11,12", "13,14,15,16", "17,18,19,20", "21,22,23,24"]),
 ])
 def test_lookups_on_larger_boards_read_the_entry_of_the_documented_index(tmp_path, board, patterns):
-    """The search kernels rank placements with their own code (pdb_lookup.py); it must read the
+    """The search kernels rank placements with their own code (solvers/heuristics/pdb_lookup.py); it must read the
     same table entry as the documented index of ranking.py, for up to six tiles and 25 cells."""
     puzzle = Puzzle(*board, list(range(board[0] * board[1])))
     path, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, patterns)), tmp_path / "p.h5")
     database = load_partition(path, puzzle)
     rng = np.random.default_rng(5)
     states = np.array([puzzle.random_state(rng) for _ in range(300)], dtype=np.uint8)
-    values = PdbHeuristic(puzzle, [database]).evaluate_many(states)
+    values = pdb_heuristic(puzzle, [database]).evaluate_many(states)
     for state, value in zip(states.tolist(), values):
         tables = zip(database.partition.patterns, database.tables)
         assert value == sum(int(table[naive.placement_index([state.index(t) for t in p])]) for p, table in tables)

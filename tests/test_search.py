@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from solvers.errors import InputError
-from solvers.heuristics import Baseline
+from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle, load_puzzle
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import solve
@@ -56,7 +56,7 @@ def test_depth_limited_dfs_gives_up_below_the_distance():
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear-conflict", "hamming"])
 def test_ida_counters_equal_a_naive_recursive_ida(heuristic, eight_puzzle_distances):
     puzzle = Puzzle(3, 3)
-    h = Baseline(puzzle, heuristic)
+    h = baseline(puzzle, heuristic)
     goal = STANDARD_3X3
     for state in _sample(eight_puzzle_distances, 20, seed=11):
         result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)

@@ -16,10 +16,12 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from solvers.heuristics import Heuristic, _h_child, _h_start, _h_undo
+from solvers.heuristics import Heuristic
+from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, _is_goal
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, _is_goal
+from solvers.search.interrupt import interruptible
 from solvers.search.node_store import (
     NO_PARENT,
     _grown,
@@ -30,6 +32,7 @@ from solvers.search.node_store import (
     check_packable,
 )
 from solvers.search.result import (
+    checked_start,
     SearchResult,
     moves_to_text,
     search_result,
@@ -82,8 +85,9 @@ def _heap_pop(keys, nodes, size):
 
 
 @kernel
-def _astar(start, max_nodes, neighbours, goal, H):
-    """A* from `start`; stores at most `max_nodes` nodes.
+def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop):
+    """A* from `start`; stores at most `max_nodes` nodes; setting stop[0] (from another thread)
+    ends it within STOP_CHECK_INTERVAL expansions.
 
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
     """
@@ -103,9 +107,10 @@ def _astar(start, max_nodes, neighbours, goal, H):
     move[0] = -1
     index[codes[0]] = 0
     n_nodes = 1
-    values = np.zeros((2, H.instance_pattern.shape[0]), dtype=np.int64)
-    h_start = _h_start(H, board, values)
-    _heap_push(heap_keys, heap_nodes, 0, (h_start << G_BITS) | G_MASK, 0)
+    scratch = np.zeros((2, n_columns), dtype=np.int64)
+    position = np.zeros(board.shape[0], dtype=np.int64)
+    h_root = h_start(leaves, board, position, scratch, 0)
+    _heap_push(heap_keys, heap_nodes, 0, (h_root << G_BITS) | G_MASK, 0)
     heap_size = 1
     expanded = 0
     generated = 0
@@ -120,7 +125,9 @@ def _astar(start, max_nodes, neighbours, goal, H):
             return FOUND, _path_moves(parent, move, node), expanded, generated, n_nodes
         closed[node] = True
         expanded += 1
-        h = _h_start(H, board, values)
+        if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
+            return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+        h_start(leaves, board, position, scratch, 0)
         for direction in range(N_DIRECTIONS):
             if parent[node] != NO_PARENT and direction == move[node] ^ 1:
                 continue
@@ -130,11 +137,12 @@ def _astar(start, max_nodes, neighbours, goal, H):
             tile = board[target]
             board[blank] = tile
             board[target] = 0
-            child_h = _h_child(H, board, h, tile, target, blank, values, 0)
+            position[tile] = blank
+            child_h = h_child(leaves, board, position, scratch, 0, tile, target, blank)
             code = _pack(board)
             board[target] = tile
             board[blank] = 0
-            _h_undo(H, tile, target)
+            position[tile] = target
             generated += 1
             child_g = node_g + 1
             if code in index:
@@ -179,13 +187,17 @@ def astar(
     gives up (status GAVE_UP) once `max_nodes` nodes are stored (about 100 bytes each).
     """
     check_packable(puzzle, "A*")
+    start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("astar", heuristic.name)
-    began = time.perf_counter()
     board = np.array(start, dtype=np.uint8)
-    outcome, moves, expanded, generated, stored = _astar(
-        board, max_nodes, puzzle.neighbours, puzzle.goal, heuristic.kernel_data()
-    )
+    stop = np.zeros(1, dtype=np.uint8)
+    kernel = heuristic.kernel(_astar)
+    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop)
+    kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
+    initial_h = heuristic(board)
+    began = time.perf_counter()
+    outcome, moves, expanded, generated, stored = interruptible(kernel, (board, max_nodes, *fixed), stop)
     result = search_result(
         "astar",
         heuristic.name,
@@ -194,7 +206,7 @@ def astar(
         nodes_expanded=expanded,
         nodes_generated=generated,
         seconds=time.perf_counter() - began,
-        initial_h=heuristic(board),
+        initial_h=initial_h,
         reason=f"node limit of {max_nodes:,} stored nodes reached",
     )
     return verified(puzzle, start, result)

@@ -7,7 +7,7 @@ import numpy as np
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import deepening_search
-from solvers.search.result import SearchResult, unsolvable_result, verified
+from solvers.search.result import SearchResult, checked_start, unsolvable_result, verified
 
 
 def ida_star(
@@ -24,6 +24,7 @@ def ida_star(
     when `node_limit` (nodes expanded, 0 = none) or `time_limit` (seconds, checked between
     iterations) ends the search first.
     """
+    start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("ida", heuristic.name)
     result = deepening_search(

@@ -31,9 +31,11 @@ from solvers.search.depth_first import (
     NO_BOUND,
     _bounded_pass,
     start_timer,
+    warmed_up_pass,
 )
 from solvers.search.ida import ida_star
 from solvers.search.result import (
+    checked_start,
     Iteration,
     SearchResult,
     moves_to_text,
@@ -119,10 +121,12 @@ def parallel_ida_star(
     last iteration they depend on which subtree finds the goal first. `time_limit` (seconds)
     ends the search as GAVE_UP, and so does any iteration that a subtree did not finish.
     """
+    start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("parallel-ida", heuristic.name)
+    if client is None:
+        warmed_up_pass(puzzle, heuristic)  # compile (or load) before the clock starts
     began = time.perf_counter()
-    start = np.array(start, dtype=np.uint8)
     depth = _split_depth(puzzle, start, threads) if split_depth is None else max(1, split_depth)
     top = _top(puzzle, start, heuristic, depth)
     if any(puzzle.is_goal(node.board) for node in top):  # a solution within the top: nothing to split
@@ -207,12 +211,11 @@ def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, st
     """Run the kernel below one work item; returns (outcome, moves, next bound, expanded, generated)."""
     if stop[0]:
         return LIMIT_REACHED, [], NO_BOUND, 0, 0
-    data = heuristic.kernel_data()
-    data = data._replace(position=np.zeros_like(data.position))  # each thread its own scratch
     board = node.board.copy()
     moves = np.zeros(bound - node.depth + 1, dtype=np.int8)
-    outcome, length, cut, expanded, generated = _bounded_pass(
-        board, bound - node.depth, 0, puzzle.neighbours, puzzle.goal, data, moves, stop, node.moves[-1] ^ 1
+    outcome, length, cut, expanded, generated = heuristic.kernel(_bounded_pass)(
+        board, bound - node.depth, 0, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
+        moves, stop, node.moves[-1] ^ 1,
     )
     return outcome, moves[:length].tolist(), cut, expanded, generated
 

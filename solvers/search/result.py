@@ -62,6 +62,15 @@ def moves_to_text(move_codes: np.ndarray) -> str:
     return "".join(MOVE_LETTERS[int(code)] for code in move_codes)
 
 
+def checked_start(puzzle: Puzzle, start, heuristic=None) -> np.ndarray:
+    """`start` as a fresh uint8 state of `puzzle`; a one-line InputError if it is not one (wrong
+    length, tiles out of range or repeated), or if `heuristic` was built for another board or
+    goal. Every public search calls it first."""
+    if heuristic is not None:
+        heuristic.check_for(puzzle)
+    return puzzle.state(start, "start state")
+
+
 def verified(puzzle: Puzzle, start: np.ndarray, result: SearchResult) -> SearchResult:
     """Return `result` after replaying its solution from `start` (SolutionError if it is wrong)."""
     if result.status == SOLVED:

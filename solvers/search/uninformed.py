@@ -13,12 +13,17 @@ from numba import types
 from numba.typed import Dict
 
 from solvers.errors import InputError
-from solvers.heuristics import Baseline
+from solvers.heuristics import baseline
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, deepening_search
+from solvers.search.depth_first import (
+    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, deepening_search,
+)
+from solvers.search.interrupt import interruptible
 from solvers.search.node_store import NO_PARENT, _grown_store, _pack, _path_moves, _unpack, check_packable
-from solvers.search.result import SearchResult, moves_to_text, search_result, unsolvable_result, verified
+from solvers.search.result import (
+    SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
+)
 
 DEFAULT_BFS_MAX_NODES = 20_000_000
 DEFAULT_NODE_LIMIT = 500_000_000
@@ -28,8 +33,9 @@ INITIAL_CAPACITY = 1 << 12
 
 
 @kernel
-def _bfs(start, goal, max_nodes, neighbours):
-    """Breadth-first search from `start` storing at most `max_nodes` states.
+def _bfs(start, goal, max_nodes, neighbours, stop):
+    """Breadth-first search from `start` storing at most `max_nodes` states; setting stop[0]
+    (from another thread) ends it within STOP_CHECK_INTERVAL expansions.
 
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
     """
@@ -54,6 +60,8 @@ def _bfs(start, goal, max_nodes, neighbours):
             break
         blank = _unpack(codes[node], board)
         expanded += 1
+        if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
+            return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
         for direction in range(N_DIRECTIONS):
             if parent[node] != NO_PARENT and direction == move[node] ^ 1:
                 continue
@@ -89,11 +97,14 @@ def bfs(puzzle: Puzzle, start: np.ndarray, *, max_nodes: int = DEFAULT_BFS_MAX_N
     Gives up (GAVE_UP) once `max_nodes` states are stored (about 50 bytes each).
     """
     check_packable(puzzle, "BFS")
+    start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result("bfs", "zero")
+    stop = np.zeros(1, dtype=np.uint8)
+    _bfs(puzzle.goal.copy(), puzzle.goal, 1, puzzle.neighbours, stop)  # compile (or load) before the clock starts
     began = time.perf_counter()
-    outcome, moves, expanded, generated, _ = _bfs(
-        np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours
+    outcome, moves, expanded, generated, _ = interruptible(
+        _bfs, (np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours, stop), stop
     )
     result = search_result(
         "bfs",
@@ -137,10 +148,11 @@ def depth_limited_dfs(
 
 def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) -> SearchResult:
     check_packable(puzzle, algorithm.upper())
+    start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, "zero")
     result = deepening_search(
-        puzzle, start, Baseline(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit,
+        puzzle, start, baseline(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit,
         time_limit=time_limit,
     )
     return verified(puzzle, start, result)

@@ -1,0 +1,93 @@
+"""heuristic.py -- a heuristic bound to one puzzle: the maximum over its terms, ready for any search.
+
+A `Heuristic` lays its terms out as leaves (solvers/heuristics/dispatch.py) and says how many
+scratch columns a search must allocate for it. It holds only read-only data, so one object
+may be used by any number of threads and searches at once: every evaluation and every search
+creates its own scratch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.heuristics.dispatch import Leaf, h_start
+from solvers.heuristics.term import Term
+from solvers.jit import kernel, uncached
+from solvers.puzzle import Puzzle
+
+
+class Heuristic:
+    """h(state) = the maximum over `terms`, all for `puzzle`.
+
+    `name` is what reports show, `spec` the text that `from_spec` rebuilds it from in another
+    process (`recipe`), `leaves` and `n_columns` what a search kernel takes.
+    """
+
+    def __init__(self, puzzle: Puzzle, terms: list[Term] | tuple[Term, ...], name: str | None = None,
+                 spec: str | None = None):
+        if not terms:
+            raise InputError("a heuristic needs at least one term")
+        for term in terms:
+            if term.puzzle != puzzle:
+                raise InputError(f"heuristic {term.name} is for {term.puzzle}, not {puzzle}")
+        self.puzzle = puzzle
+        self.terms = tuple(terms)
+        self.name = name or (terms[0].name if len(terms) == 1 else f"max({', '.join(t.name for t in terms)})")
+        self.spec = spec or (terms[0].spec if len(terms) == 1 else f"max({', '.join(t.spec for t in terms)})")
+        columns = np.cumsum([0] + [t.width for t in terms])
+        self.leaves = tuple(Leaf(t.data, int(c)) for t, c in zip(terms, columns))
+        self.n_columns = max(1, int(columns[-1]))
+
+    def kernel(self, compiled):
+        """The search kernel `compiled` as it must be called with this heuristic: recompiled
+        without the disk cache where a term's data cannot be cached (a user's function)."""
+        return compiled if all(t.cacheable for t in self.terms) else uncached(compiled)
+
+    @property
+    def provenance(self) -> tuple[tuple[str, str], ...]:
+        """(file, checksum) of every table the heuristic reads."""
+        return tuple(dict.fromkeys(p for t in self.terms for p in t.provenance))
+
+    def recipe(self) -> tuple:
+        """(function, arguments), plain data from which `from_recipe` rebuilds this heuristic in
+        another process or on another machine (a Dask worker loads PDB files once, see
+        solvers/heuristics/spec.py)."""
+        from solvers.heuristics.spec import cached_from_spec
+
+        return cached_from_spec, (self.puzzle, self.spec)
+
+    def check_for(self, puzzle: Puzzle) -> None:
+        """Refuse (one-line InputError) use on a puzzle other than the one it was built for."""
+        if puzzle != self.puzzle:
+            raise InputError(f"heuristic {self.name} was built for {self.puzzle}, not {puzzle}")
+
+    def __call__(self, state: np.ndarray) -> int:
+        board = self.puzzle.state(state, "state")
+        return int(self.kernel(_h_of_many)(self.leaves, self.n_columns, board[None, :])[0])
+
+    def evaluate_many(self, states: np.ndarray) -> np.ndarray:
+        """h of every row of a 2-D uint8 array of states, as int32 (rows are not validated)."""
+        states = np.ascontiguousarray(states, dtype=np.uint8)
+        if states.ndim != 2 or states.shape[1] != self.puzzle.n_cells:
+            raise InputError(f"states must be an array of shape (n, {self.puzzle.n_cells})")
+        return self.kernel(_h_of_many)(self.leaves, self.n_columns, states)
+
+    def __repr__(self) -> str:
+        return f"Heuristic({self.name!r}, {self.puzzle.board})"
+
+
+def from_recipe(recipe: tuple) -> Heuristic:
+    """The heuristic a `Heuristic.recipe()` describes."""
+    function, arguments = recipe
+    return function(*arguments)
+
+
+@kernel
+def _h_of_many(leaves, n_columns, states):
+    out = np.empty(states.shape[0], dtype=np.int32)
+    scratch = np.zeros((1, n_columns), dtype=np.int64)
+    position = np.zeros(states.shape[1], dtype=np.int64)
+    for i in range(states.shape[0]):
+        out[i] = h_start(leaves, states[i], position, scratch, 0)
+    return out

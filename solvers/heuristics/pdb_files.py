@@ -1,0 +1,57 @@
+"""pdb_files.py -- `pdb:PATH[+reflect]` terms: PDB files loaded once per process, verified against the puzzle."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from pdb_build.store import PatternDatabase, load_partition
+from solvers.errors import InputError
+from solvers.heuristics.pdb_lookup import REFLECT_SUFFIX, PdbTerm, file_term
+from solvers.puzzle import Puzzle
+
+PREFIX = "pdb:"
+SUFFIXES = (REFLECT_SUFFIX,)
+
+_LOADED: dict[tuple, PatternDatabase] = {}
+_LOADING = threading.Lock()
+MAX_LOADED = 4  # files kept loaded per process
+
+
+def file_stamp(path: str | Path) -> tuple[int, int] | None:
+    """(size, modification time in ns) of a file, None if it cannot be read."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns
+
+
+def loaded(path: str | Path, puzzle: Puzzle) -> PatternDatabase:
+    """The file at `path`, loaded and verified against `puzzle` on the first call in this process
+    and kept for later ones (a Dask worker loads its tables once); a file changed since (size or
+    modification time) is loaded again."""
+    resolved = Path(path).resolve()
+    key = (str(resolved), file_stamp(resolved), repr(puzzle))
+    with _LOADING:
+        if key not in _LOADED:
+            if len(_LOADED) >= MAX_LOADED:
+                _LOADED.pop(next(iter(_LOADED)))
+            _LOADED[key] = load_partition(path, puzzle)
+        return _LOADED[key]
+
+
+def term_from_spec(puzzle: Puzzle, text: str) -> PdbTerm:
+    """The term of `pdb:PATH` or `pdb:PATH+reflect`."""
+    path = text[len(PREFIX):]
+    reflect = path.lower().endswith(REFLECT_SUFFIX)
+    if reflect:
+        path = path[: -len(REFLECT_SUFFIX)]
+    if not path:
+        raise InputError(f"heuristic {text!r}: a pdb: heuristic needs a file path")
+    if "+" in Path(path).name and not Path(path).exists():
+        suffix = "+" + Path(path).name.split("+", 1)[1]
+        raise InputError(f"heuristic {text!r}: unknown suffix {suffix!r}; the suffix a pdb: file takes is "
+                         f"{', '.join(SUFFIXES)}")
+    return file_term(puzzle, loaded(path, puzzle), reflect=reflect)

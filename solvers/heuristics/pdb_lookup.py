@@ -1,0 +1,252 @@
+"""pdb_lookup.py -- pattern-database lookups as a heuristic kind: additive sums, reflection, max.
+
+A PDB term reads one or more partition files (written by build-pdb, verified against the
+puzzle when loaded). Its value is the maximum over *lookups*; a lookup is the sum over its
+*instances*, each the value of one pattern's table for the tiles' current cells. An additive
+file gives one lookup (the sum of its patterns), a non-additive file one lookup per pattern.
+With `+reflect` every lookup of a file is repeated on the state mirrored in the main diagonal
+(Korf & Felner's reflected lookup): tile t in cell (r, c) becomes tile m(t) in cell (c, r),
+where m(t) is the tile whose goal is the mirror of t's goal. The mirrored state is exactly as
+far from the goal as the state itself when the goal's blank lies on the diagonal, so every
+lookup stays admissible, and so does the maximum.
+
+`max(...)` of PDB terms merges them into one term (more lookups); `sum(...)` of additive
+files whose patterns are disjoint merges them into one lookup.
+
+The kernels rank placements exactly as pdb_build/ranking.py does, without allocating, in one
+pass over a pattern's tiles from the last: the order's Lehmer digit of a tile is the number of
+later tiles' cells below its own, and the map rank comes from the cells' bit mask. Scratch:
+one column per instance; a move changes only the instances of the moved tile's patterns.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from pdb_build.ranking import MAX_PATTERN, _map_rank, binomial_table
+from pdb_build.store import ADDITIVE, PatternDatabase
+from solvers.errors import InputError
+from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.term import Term
+from solvers.jit import inline_kernel
+from solvers.puzzle import Puzzle
+
+IDENTITY, REFLECTED = "identity", "reflected"
+REFLECT_SUFFIX = "+reflect"
+
+
+class PdbLookups(NamedTuple):
+    """The tables of every pattern concatenated, where each starts, the patterns' tiles, sizes
+    and k!, the binomials of the ranking, and the lookups: lookup L sums the instances
+    lookup_start[L] .. lookup_start[L+1]-1, reads tile u's cell as
+    lookup_cell[L, position[lookup_tile[L, u]]] (the identity or the mirror image), and
+    affected[L, t] names its instance that a move of tile t changes (-1 for none)."""
+
+    tables: np.ndarray
+    table_offset: np.ndarray
+    pattern_tiles: np.ndarray
+    pattern_k: np.ndarray
+    pattern_factorial: np.ndarray
+    binomials: np.ndarray
+    instance_pattern: np.ndarray
+    lookup_start: np.ndarray
+    lookup_tile: np.ndarray
+    lookup_cell: np.ndarray
+    affected: np.ndarray
+
+
+def check_reflectable(puzzle: Puzzle) -> None:
+    """Refuse reflection unless the board is square and the goal's blank is on the main diagonal."""
+    row, col = divmod(puzzle.blank_goal_cell, puzzle.cols)
+    if puzzle.rows != puzzle.cols or row != col:
+        raise InputError(
+            "reflection needs a square board whose goal puts the blank on the main diagonal; "
+            f"this goal puts it in row {row}, column {col} of a {puzzle.board} board"
+        )
+
+
+def mirror_maps(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
+    """(cell map, tile map) of the main-diagonal mirror: cell (r, c) -> (c, r), tile t -> m(t)."""
+    n = puzzle.n_cells
+    cell_map = np.array([(c % puzzle.cols) * puzzle.cols + c // puzzle.cols for c in range(n)], dtype=np.int64)
+    tile_map = np.array([puzzle.goal[cell_map[puzzle.goal_cell[t]]] for t in range(n)], dtype=np.int64)
+    return cell_map, tile_map
+
+
+class Lookup(NamedTuple):
+    """A sum over patterns (database number, pattern number) of a term, read in one view."""
+
+    view: str
+    patterns: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class PdbTerm(Term):
+    databases: tuple[PatternDatabase, ...] = ()
+    lookups: tuple[Lookup, ...] = ()
+
+
+def file_term(puzzle: Puzzle, database: PatternDatabase, *, reflect: bool = False) -> PdbTerm:
+    """The lookups of one loaded partition file (and their reflections)."""
+    if reflect:
+        check_reflectable(puzzle)
+    if database.puzzle != puzzle:
+        raise InputError(f"{database.path}: built for {database.puzzle}, not {puzzle}")
+    numbers = range(len(database.partition.patterns))
+    groups = [tuple((0, p) for p in numbers)] if database.cost_model == ADDITIVE else [((0, p),) for p in numbers]
+    views = (IDENTITY, REFLECTED) if reflect else (IDENTITY,)
+    suffix = REFLECT_SUFFIX if reflect else ""
+    return _term(
+        puzzle, (database,), tuple(Lookup(v, g) for v in views for g in groups),
+        f"pdb:{database.path.name}{suffix}", f"pdb:{database.path.resolve()}{suffix}",
+    )
+
+
+def merge_max(terms: list[PdbTerm], name: str, spec: str) -> PdbTerm:
+    """One term whose value is the maximum of the terms' values."""
+    databases, lookups = _renumbered(terms)
+    return _term(terms[0].puzzle, databases, tuple(dict.fromkeys(lookups)), name, spec)
+
+
+def merge_sum(terms: list[PdbTerm], name: str, spec: str) -> PdbTerm:
+    """One term whose value is the sum of the terms' values; refused (InputError, with the reason)
+    unless each term is one additive file without reflection and no tile is in two of them."""
+    tiles_seen: set[int] = set()
+    for term in terms:
+        if len(term.lookups) != 1 or term.lookups[0].view != IDENTITY or term.databases[0].cost_model != ADDITIVE:
+            raise InputError(f"sum(...): {term.name} is not one additive PDB file without +reflect; "
+                             "only disjoint additive tables may be added (take max(...) otherwise)")
+        tiles = {t for p in term.databases[0].partition.patterns for t in p}
+        if tiles & tiles_seen:
+            raise InputError(f"sum(...): {term.name} shares tiles {sorted(tiles & tiles_seen)} with another part; "
+                             "only disjoint patterns are additive")
+        tiles_seen |= tiles
+    databases, lookups = _renumbered(terms)
+    return _term(terms[0].puzzle, databases, (Lookup(IDENTITY, tuple(p for lk in lookups for p in lk.patterns)),),
+                 name, spec)
+
+
+def _renumbered(terms: list[PdbTerm]) -> tuple[tuple[PatternDatabase, ...], list[Lookup]]:
+    databases: list[PatternDatabase] = []
+    lookups = []
+    for term in terms:
+        numbers = []
+        for database in term.databases:
+            known = [i for i, d in enumerate(databases) if d is database]
+            if not known:
+                databases.append(database)
+            numbers.append(known[0] if known else len(databases) - 1)
+        lookups += [Lookup(lk.view, tuple((numbers[d], p) for d, p in lk.patterns)) for lk in term.lookups]
+    return tuple(databases), lookups
+
+
+def _term(puzzle, databases, lookups, name, spec) -> PdbTerm:
+    data = _lookup_data(puzzle, databases, lookups)
+    provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
+    return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern), provenance,
+                   databases=databases, lookups=lookups)
+
+
+def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...]) -> PdbLookups:
+    n = puzzle.n_cells
+    first_pattern = np.cumsum([0] + [len(d.partition.patterns) for d in databases])
+    patterns = [p for d in databases for p in d.partition.patterns]
+    tables = [t for d in databases for t in d.tables]
+    table_offset = np.zeros(len(patterns), dtype=np.int64)
+    np.cumsum([t.size for t in tables[:-1]], out=table_offset[1:])
+    pattern_tiles = np.zeros((len(patterns), MAX_PATTERN), dtype=np.int64)
+    for i, pattern in enumerate(patterns):
+        pattern_tiles[i, : len(pattern)] = pattern
+    identity = np.arange(n, dtype=np.int64)
+    views = {IDENTITY: (identity, identity)}
+    if any(lk.view == REFLECTED for lk in lookups):
+        views[REFLECTED] = mirror_maps(puzzle)
+    instance_pattern, lookup_start, lookup_tile, lookup_cell, affected = [], [0], [], [], []
+    for lookup in lookups:
+        cell_map, tile_map = views[lookup.view]
+        touched = np.full(n, -1, dtype=np.int64)
+        for database, number in lookup.patterns:
+            pattern = int(first_pattern[database]) + number
+            for tile in patterns[pattern]:
+                touched[tile_map[tile]] = len(instance_pattern)
+            instance_pattern.append(pattern)
+        lookup_start.append(len(instance_pattern))
+        lookup_tile.append(tile_map)
+        lookup_cell.append(cell_map)
+        affected.append(touched)
+    return PdbLookups(
+        databases[0].buffer if len(databases) == 1 else np.concatenate([d.buffer for d in databases]),
+        table_offset, pattern_tiles,
+        np.array([len(p) for p in patterns], dtype=np.int64),
+        np.array([math.factorial(len(p)) for p in patterns], dtype=np.int64),
+        binomial_table(n), np.array(instance_pattern, dtype=np.int64), np.array(lookup_start, dtype=np.int64),
+        np.stack(lookup_tile), np.stack(lookup_cell), np.stack(affected),
+    )
+
+
+@inline_kernel
+def _bits_below(mask, cell):
+    below = mask & ((np.int64(1) << cell) - 1)
+    count = 0
+    while below != 0:
+        below &= below - 1
+        count += 1
+    return count
+
+
+@inline_kernel
+def _instance_value(data, instance, lookup, position):
+    """The table entry of `instance` (a pattern in `lookup`) for the tiles' current positions."""
+    pattern = data.instance_pattern[instance]
+    k = data.pattern_k[pattern]
+    mask = np.int64(0)  # the cells of the tiles after tile i, then of all
+    order_rank = 0
+    weight = 1  # (k - 1 - i)!
+    for i in range(k - 1, -1, -1):
+        cell = data.lookup_cell[lookup, position[data.lookup_tile[lookup, data.pattern_tiles[pattern, i]]]]
+        order_rank += _bits_below(mask, cell) * weight
+        weight *= k - i
+        mask |= np.int64(1) << cell
+    index = _map_rank(mask, data.binomials) * data.pattern_factorial[pattern] + order_rank
+    return np.int64(data.tables[data.table_offset[pattern] + index])
+
+
+@inline_kernel
+def _combine(lookup_start, scratch, row, column):
+    """The maximum over the lookups of the sum of their instances' values in scratch[row]."""
+    best = 0
+    for lookup in range(lookup_start.shape[0] - 1):
+        total = 0
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            total += scratch[row, column + instance]
+        if total > best:
+            best = total
+    return best
+
+
+@inline_kernel
+def _start(data, board, position, scratch, row, column):
+    lookup_start = data.lookup_start
+    for lookup in range(lookup_start.shape[0] - 1):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            scratch[row, column + instance] = _instance_value(data, instance, lookup, position)
+    return _combine(lookup_start, scratch, row, column)
+
+
+@inline_kernel
+def _child(data, board, position, scratch, row, column, tile, source, target):
+    affected = data.affected
+    for instance in range(data.instance_pattern.shape[0]):
+        scratch[row + 1, column + instance] = scratch[row, column + instance]
+    for lookup in range(affected.shape[0]):
+        instance = affected[lookup, tile]
+        if instance >= 0:
+            scratch[row + 1, column + instance] = _instance_value(data, instance, lookup, position)
+    return _combine(data.lookup_start, scratch, row + 1, column)
+
+
+register_kind(PdbLookups, _start, _child)

@@ -1,0 +1,26 @@
+"""term.py -- one leaf of a heuristic before it is laid out for a search: a kind's data for one puzzle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solvers.puzzle import Puzzle
+
+
+@dataclass(frozen=True, eq=False)
+class Term:
+    """A kind's read-only data for `puzzle`, how many scratch columns it needs and its names.
+
+    `name` is what reports show; `spec` is the exact text `from_spec` rebuilds it from in any
+    process (files by absolute path). `provenance` lists (file, checksum) of the tables it
+    reads. `cacheable` is False where the data holds what numba cannot find again in another
+    process (a user's function): searches then compile without the disk cache. A kind that can merge several of its terms into one (PDB lookups) subclasses Term.
+    """
+
+    puzzle: Puzzle
+    name: str
+    spec: str
+    data: tuple
+    width: int
+    provenance: tuple[tuple[str, str], ...] = field(default=())
+    cacheable: bool = True  # False where numba cannot cache a kernel compiled for the data

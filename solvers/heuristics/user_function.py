@@ -1,0 +1,98 @@
+"""user_function.py -- a heuristic of the user's own: a numba-compiled function of the board.
+
+    user_heuristic(puzzle, my_h)                      h = my_h(board) at every node
+    user_heuristic(puzzle, my_h, child=my_h_child)    h = my_h_child(h_parent, board, tile, source, target)
+                                                      after a move (the board is after it)
+
+`my_h` is an `@numba.njit` function of a uint8 board (the tile in each cell) returning an
+integer; `child`, if given, returns the same value incrementally. The spec form is
+`user:MODULE:FUNCTION` or `user:MODULE:FUNCTION:CHILD`: the functions are imported by name, so
+they must be importable wherever the search runs (in a worker process of solve-batch they are
+found again in `__main__` or their module; on a Dask worker their module must be installed).
+The search kernels compile again for every new function (a few seconds, once per process);
+the result is not written to numba's disk cache. The toolkit cannot check that a user's
+heuristic is admissible: with an inadmissible one, IDA* and A* return solutions that may not
+be shortest (every solution is still replayed and checked to reach the goal).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import NamedTuple
+
+import numpy as np
+from numba.core.registry import CPUDispatcher
+
+from solvers.errors import InputError
+from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.term import Term
+from solvers.jit import inline_kernel
+from solvers.puzzle import Puzzle
+
+PREFIX = "user:"
+
+
+class UserFunction(NamedTuple):
+    full: object  # a numba dispatcher: board -> h
+
+
+class UserIncremental(NamedTuple):
+    full: object  # a numba dispatcher: board -> h
+    child: object  # a numba dispatcher: (h_parent, board, tile, source, target) -> h
+
+
+def user_term(puzzle: Puzzle, function, child=None) -> Term:
+    """A term evaluating the numba function `function` (and `child` after a move, if given)."""
+    for f in (function, child):
+        if f is not None and not isinstance(f, CPUDispatcher):
+            raise InputError(f"{getattr(f, '__name__', f)!r} is not a numba-compiled function; decorate it "
+                             "with @numba.njit")
+    names = [f"{f.py_func.__module__}:{f.py_func.__qualname__}" for f in (function, child) if f is not None]
+    if child is not None and child.py_func.__module__ != function.py_func.__module__:
+        raise InputError("the function and its incremental form must be defined in the same module")
+    spec = PREFIX + ":".join([names[0]] + [n.split(":", 1)[1] for n in names[1:]])
+    name = PREFIX + function.py_func.__qualname__
+    data = UserFunction(function) if child is None else UserIncremental(function, child)
+    return Term(puzzle, name, spec, data, 1, cacheable=False)
+
+
+def term_from_spec(puzzle: Puzzle, text: str) -> Term:
+    """The term of `user:MODULE:FUNCTION[:CHILD]` (the functions imported by name)."""
+    parts = text[len(PREFIX):].split(":")
+    if len(parts) not in (2, 3) or not all(parts):
+        raise InputError(f"heuristic {text!r}: write user:MODULE:FUNCTION or user:MODULE:FUNCTION:CHILD")
+    try:
+        module = importlib.import_module(parts[0])
+    except ImportError as error:
+        raise InputError(f"heuristic {text!r}: cannot import module {parts[0]!r} ({error})") from None
+    functions = []
+    for name in parts[1:]:
+        if not hasattr(module, name):
+            raise InputError(f"heuristic {text!r}: module {parts[0]!r} has no function {name!r}")
+        functions.append(getattr(module, name))
+    return user_term(puzzle, *functions)
+
+
+@inline_kernel
+def _start(data, board, position, scratch, row, column):
+    h = np.int64(data.full(board))
+    scratch[row, column] = h
+    return h
+
+
+@inline_kernel
+def _child(data, board, position, scratch, row, column, tile, source, target):
+    h = np.int64(data.full(board))
+    scratch[row + 1, column] = h
+    return h
+
+
+@inline_kernel
+def _incremental_child(data, board, position, scratch, row, column, tile, source, target):
+    h = np.int64(data.child(scratch[row, column], board, tile, source, target))
+    scratch[row + 1, column] = h
+    return h
+
+
+register_kind(UserFunction, _start, _child)
+register_kind(UserIncremental, _start, _incremental_child)

@@ -1,0 +1,56 @@
+"""Fault drill, signals during a search: Ctrl-C (SIGINT) and SIGTERM stop every algorithm promptly
+with exit status 130 and one line, A* and BFS included (their kernels run in a worker thread and
+watch a stop flag), and solve-batch --jobs 1 keeps the rows written so far."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from tests.faults_support import data_rows, kill_group, script, spawn, wait_for
+
+KORF_GOAL = " ".join(map(str, range(16)))
+KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # 57 moves: every algorithm here runs for many seconds
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("algorithm, heuristic", [("astar", "manhattan"), ("bfs", "zero"), ("ida", "hamming"),
+                                                  ("iddfs", "zero")])
+def test_a_search_stops_promptly_with_status_130(algorithm, heuristic, sig):
+    process = spawn(script("solve-puzzle") + [KORF_1, "--goal", KORF_GOAL, "--algorithm", algorithm,
+                                              "--heuristic", heuristic])
+    try:
+        time.sleep(4)  # past start-up and compilation, inside the kernel
+        if process.poll() is not None:
+            pytest.skip(f"{algorithm} ended before the signal ({process.returncode})")
+        sent = time.monotonic()
+        kill_group(process, sig)
+        _, err = process.communicate(timeout=30)
+        elapsed = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            kill_group(process)
+    assert process.returncode == 130, err[-800:]
+    assert err == "solve-puzzle: interrupted\n", err[-800:]
+    assert elapsed < 5, f"{algorithm} took {elapsed:.1f} s to stop"
+
+
+def test_solve_batch_with_one_job_keeps_its_rows_when_interrupted(tmp_path):
+    instances = tmp_path / "korf.txt"
+    text = open("data/korf100.txt").read()
+    instances.write_text(text)
+    out = tmp_path / "rows.csv"
+    process = spawn(script("solve-batch") + [str(instances), "--heuristic", "manhattan", "--jobs", "1",
+                                             "--out", str(out), "--quiet"])
+    try:
+        assert wait_for(lambda: out.exists() and data_rows(out) >= 1, timeout=120), "no row was written"
+        kill_group(process, signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            kill_group(process)
+    assert process.returncode == 130, err[-800:]
+    assert err.endswith("interrupted; the rows written so far are kept, rerun to resume\n"), err[-800:]
+    assert data_rows(out) >= 1

@@ -1,0 +1,158 @@
+"""Heuristic kinds through the one interface: walking distance against its definition, every kind
+through every search, combinations, user functions, and many threads sharing one heuristic."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import numpy as np
+import pytest
+
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import custom
+from solvers.errors import InputError
+from solvers.heuristics import from_spec
+from solvers.puzzle import Puzzle
+from solvers.solve import solve
+from tests import naive
+from tests.conftest import STANDARD_2X4, STANDARD_3X3, distances
+
+SNAIL_3X3 = (1, 2, 3, 8, 0, 4, 7, 6, 5)
+KINDS = ["zero", "hamming", "manhattan", "linear-conflict", "walking-distance"]
+
+
+@pytest.fixture(scope="module")
+def pdb_files(tmp_path_factory):
+    """Additive 3x3 PDBs for the standard goal: the 4-4 partition and its halves, as separate files."""
+    puzzle = Puzzle(3, 3, STANDARD_3X3)
+    folder = tmp_path_factory.mktemp("kinds")
+    paths = {}
+    for name, patterns in {"4-4": ["1,2,4,5", "3,6,7,8"], "a": ["1,2,4,5"], "b": ["3,6,7,8"], "c": ["1,2,3"]}.items():
+        paths[name], _ = build_pdb_file(plan_build(puzzle, custom(puzzle, patterns)), folder / f"{name}.h5")
+    return puzzle, paths
+
+
+@pytest.mark.parametrize("rows, cols, goal", [(3, 3, STANDARD_3X3), (3, 3, SNAIL_3X3), (2, 4, STANDARD_2X4),
+                                              (2, 4, (0, 1, 2, 3, 4, 5, 6, 7))])
+def test_walking_distance_equals_its_definition_and_is_admissible_everywhere(rows, cols, goal):
+    exact = distances(rows, cols, goal)
+    states = list(exact)
+    h = from_spec(Puzzle(rows, cols, goal), "walking-distance").evaluate_many(np.array(states, dtype=np.uint8))
+    stride = 1 if rows * cols <= 8 else 13
+    for i in range(0, len(states), stride):
+        assert h[i] == naive.walking_distance(states[i], goal, rows, cols), states[i]
+    true = np.array([exact[s] for s in states])
+    assert (h <= true).all()
+    manhattan = from_spec(Puzzle(rows, cols, goal), "manhattan").evaluate_many(np.array(states, dtype=np.uint8))
+    assert (h >= manhattan).all() and h.mean() > manhattan.mean()
+
+
+def test_walking_distance_on_a_15_puzzle_sample_and_its_table_size():
+    puzzle = Puzzle(4, 4)
+    term = from_spec(puzzle, "wd").terms[0]
+    assert len(term.data.v_keys) == len(term.data.h_keys) == 24964  # Takahashi's count for 4x4
+    rng = np.random.default_rng(5)
+    states = [puzzle.random_state(rng) for _ in range(30)]
+    values = from_spec(puzzle, "walking-distance").evaluate_many(np.array(states))
+    goal = tuple(puzzle.goal.tolist())
+    assert list(values) == [naive.walking_distance(tuple(s.tolist()), goal, 4, 4) for s in states]
+
+
+@pytest.mark.parametrize("algorithm", ["ida", "astar", "parallel"])
+@pytest.mark.parametrize("spec", KINDS + ["pdb:4-4", "pdb:4-4+reflect", "max(pdb:a, walking-distance, lc)",
+                                          "sum(pdb:a, pdb:b)"])
+def test_every_kind_through_every_search_is_optimal(pdb_files, algorithm, spec):
+    puzzle, paths = pdb_files
+    heuristic = from_spec(puzzle, _with_paths(spec, paths))
+    exact = distances(3, 3, STANDARD_3X3)
+    states = list(exact)
+    chosen = np.random.default_rng(7).choice(len(states), 6 if spec == "zero" else 25, replace=False)
+    for i in chosen:
+        if spec == "zero" and exact[states[i]] > 18:
+            continue
+        start = np.array(states[i], dtype=np.uint8)
+        if algorithm == "parallel":
+            result = solve(puzzle, start, "ida", heuristic, threads=2)
+        else:
+            result = solve(puzzle, start, algorithm, heuristic)
+        assert result.length == exact[states[i]], (spec, algorithm, states[i])
+
+
+def test_combinations_are_admissible_and_equal_the_maximum_of_their_parts(pdb_files):
+    puzzle, paths = pdb_files
+    exact = distances(3, 3, STANDARD_3X3)
+    states = np.array(list(exact), dtype=np.uint8)
+    true = np.array(list(exact.values()))
+    parts = ["pdb:4-4+reflect", "walking-distance", "linear-conflict", "pdb:c"]
+    values = [from_spec(puzzle, _with_paths(p, paths)).evaluate_many(states) for p in parts]
+    combined = from_spec(puzzle, _with_paths(f"max({', '.join(parts)})", paths)).evaluate_many(states)
+    assert (combined == np.max(values, axis=0)).all()
+    assert (combined <= true).all()
+    added = from_spec(puzzle, _with_paths("sum(pdb:a, pdb:b)", paths)).evaluate_many(states)
+    assert (added == from_spec(puzzle, f"pdb:{paths['4-4']}").evaluate_many(states)).all()
+    nested = from_spec(puzzle, _with_paths("max(sum(pdb:a, pdb:b), max(wd, pdb:c+reflect))", paths))
+    assert (nested.evaluate_many(states) <= true).all()
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("sum(pdb:a, pdb:4-4)", "shares tiles"),
+    ("sum(pdb:a, manhattan)", "cannot be added"),
+    ("sum(pdb:a+reflect, pdb:b)", "without \\+reflect"),
+    ("walking-distanse", "did you mean 'walking-distance'"),
+    ("max(manhattan, euclid)", "unknown heuristic 'euclid'.*Accepted: zero"),
+    ("pdb:a+reflet", "unknown suffix '\\+reflet'"),
+    ("max(manhattan, lc", "not of the form max"),
+    ("max(manhattan,)", "an empty part"),
+    ("user:no_such_module:h", "cannot import module"),
+])
+def test_refusals_say_why_in_one_line(pdb_files, spec, message):
+    puzzle, paths = pdb_files
+    with pytest.raises(InputError, match=message) as error:
+        from_spec(puzzle, _with_paths(spec, paths))
+    assert "\n" not in str(error.value)
+
+
+def test_threads_sharing_one_heuristic_get_the_sequential_results(pdb_files):
+    """Many threads evaluating and searching with one heuristic object at once (as Dask workers'
+    threads do) get exactly what one thread gets, every time."""
+    puzzle, paths = pdb_files
+    heuristic = from_spec(puzzle, _with_paths("max(pdb:4-4+reflect, pdb:c, walking-distance)", paths))
+    exact = distances(3, 3, STANDARD_3X3)
+    states = np.array(list(exact), dtype=np.uint8)
+    rng = np.random.default_rng(11)
+    starts = states[rng.choice(len(states), 30, replace=False)]
+    expected_h = heuristic.evaluate_many(states)
+    expected_runs = [_summary(solve(puzzle, s, "ida", heuristic)) for s in starts]
+    failures = []
+
+    def work(seed):
+        order = np.random.default_rng(seed).permutation(len(starts))
+        for _ in range(3):
+            if not (heuristic.evaluate_many(states) == expected_h).all():
+                failures.append("evaluate_many")
+            for i in order:
+                if _summary(solve(puzzle, starts[i], "ida", heuristic)) != expected_runs[i]:
+                    failures.append(("solve", i))
+                if heuristic(starts[i]) != expected_h[_row(states, starts[i])]:
+                    failures.append(("h", i))
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+
+
+def _summary(result):
+    return result.length, result.moves, result.nodes_expanded, result.nodes_generated
+
+
+def _row(states, state):
+    return int(np.flatnonzero((states == state).all(axis=1))[0])
+
+
+def _with_paths(spec: str, paths: dict) -> str:
+    """`spec` with each pdb:NAME replaced by the path of that fixture file."""
+    return re.sub(r"pdb:([\w-]+?)(?=[+,)]|$)", lambda m: f"pdb:{paths[m.group(1)]}", spec)

@@ -1,0 +1,83 @@
+"""User-defined heuristics: the README's example runs as written; user functions through every
+search path, by object and by spec (imported by name), in batches with forked workers."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from solvers.batch import solve_batch
+from solvers.errors import InputError
+from solvers.heuristics import from_spec, user_heuristic
+from solvers.instances import load_instances
+from solvers.puzzle import Puzzle
+from solvers.solve import solve
+from tests import naive
+from tests.conftest import STANDARD_3X3, distances
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_readme_example_runs_and_prints_the_optimal_length():
+    section = README.read_text().split("## Your own heuristic", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "README example", "exec"), {"__name__": "readme_example"})
+    assert printed.getvalue().split() == ["31", "31"]
+
+
+@numba.njit
+def hamming_by_hand(board):
+    """Tiles out of place for the goal 1 2 ... 8 0: an admissible user heuristic."""
+    h = 0
+    for cell in range(board.shape[0]):
+        if board[cell] != 0 and board[cell] != cell + 1:
+            h += 1
+    return h
+
+
+@numba.njit
+def hamming_by_hand_child(h_parent, board, tile, source, target):
+    return h_parent + (tile != target + 1) - (tile != source + 1)
+
+
+@pytest.mark.parametrize("algorithm", ["ida", "astar", "parallel"])
+@pytest.mark.parametrize("incremental", [False, True])
+def test_a_user_function_guides_every_search_to_optimal_lengths(algorithm, incremental):
+    puzzle = Puzzle(3, 3, STANDARD_3X3)
+    heuristic = user_heuristic(puzzle, hamming_by_hand, child=hamming_by_hand_child if incremental else None)
+    exact = distances(3, 3, STANDARD_3X3)
+    states = list(exact)
+    for i in np.random.default_rng(4).choice(len(states), 8, replace=False):
+        start = np.array(states[i], dtype=np.uint8)
+        assert heuristic(start) == naive.hamming(states[i], STANDARD_3X3)
+        extra = {"threads": 2} if algorithm == "parallel" else {}
+        result = solve(puzzle, start, "astar" if algorithm == "astar" else "ida", heuristic, **extra)
+        assert result.length == exact[states[i]]
+
+
+def test_a_user_function_by_spec_in_max_and_in_a_batch_with_forked_workers(tmp_path):
+    exact = distances(3, 3, STANDARD_3X3)
+    states = [s for s in exact if exact[s] >= 22][:6]
+    lines = ["# board: 3x3", "# goal: " + " ".join(map(str, STANDARD_3X3))]
+    (tmp_path / "six.txt").write_text("\n".join(lines + [" ".join(map(str, s)) + f" | {exact[s]}" for s in states]) + "\n")
+    puzzle, instances = load_instances(tmp_path / "six.txt")
+    heuristic = from_spec(puzzle, f"max(user:{__name__}:hamming_by_hand:hamming_by_hand_child, manhattan)")
+    assert heuristic.name == "max(user:hamming_by_hand, manhattan)"
+    summary = solve_batch(puzzle, instances, heuristic, tmp_path / "rows.csv", jobs=2)
+    assert summary.n_solved == 6 and summary.mismatches == ()
+
+
+def test_what_is_not_a_numba_function_is_refused():
+    puzzle = Puzzle(3, 3, STANDARD_3X3)
+    with pytest.raises(InputError, match="not a numba-compiled function"):
+        user_heuristic(puzzle, lambda board: 0)
+    with pytest.raises(InputError, match="has no function 'nothing'"):
+        from_spec(puzzle, f"user:{__name__}:nothing")
