@@ -339,6 +339,8 @@ def compare(
         measures.append(measured)
         values[heuristic.name] = h
         distribution = h_distribution_by_blank(puzzle, states, h)
+        if instances:
+            ida_star(puzzle, instances[0].start, heuristic, node_limit=1)  # compile before timing
         for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
             result = ida_star(puzzle, instance.start, heuristic)
             row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
