@@ -29,11 +29,14 @@ def check_folder(folder: str | Path, names: Collection[str], *, force: bool, own
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder} is a file, not a folder")
-    present = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    try:
+        present = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    except OSError as error:
+        raise InputError(f"cannot list {folder}: {error.strerror or error}") from None
     if present and not force:
         shown = ", ".join(present[:3]) + (", ..." if len(present) > 3 else "")
-        raise InputError(f"{folder} already holds {count(len(present), 'file')} ({shown}); use --force to "
-                         f"replace the files of an earlier run there (no other file is touched), or choose another folder")
+        raise InputError(f"{folder} already holds {count(len(present), 'file')} ({shown}); use --force to replace "
+                         "the files of an earlier run there (no other file is touched), or choose another folder")
     owned = _owned(folder / MANIFEST, owner) if present else []
     for name in names:
         path = folder / name
