@@ -5,6 +5,8 @@ on stderr), 3 a node or time limit ended the search first, 130 interrupted.
 solve-batch exit status: 0 every instance solved at its known length, 1 a length differs from
 a known optimum, 2 invalid input, 3 some instance not solved (limit or unsolvable), 130
 interrupted (the rows written so far stay; rerun to resume).
+compare-heuristics exit status: 0 done (every instance solved at its known length), 1 a length
+differs from a known optimum (the report is written), 2 invalid input, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -30,13 +32,14 @@ from solvers.cli_support import (
 )
 from solvers.distributed import cluster_from_options, cluster_options, cluster_size
 from solvers.errors import InputError
-from solvers.experiments import compare, random_walk_states, read_states, uniform_states
+from solvers.experiments import compare, random_walk_states, read_states, require_solvable, uniform_states
 from solvers.heuristics import accepted_forms, from_options, from_spec
 from solvers.instances import load_instances, select_instances
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
-from solvers.reports import write_report
+from solvers.reports import check_report_folder, write_report
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import ALGORITHMS, INFORMED, solve
+from solvers.wording import count
 
 EXIT_FOR_STATUS = {SOLVED: EXIT_OK, UNSOLVABLE: EXIT_UNSOLVABLE, GAVE_UP: EXIT_GAVE_UP}
 
@@ -200,10 +203,12 @@ def compare_heuristics_parser() -> OneLineParser:
         prog="compare-heuristics",
         description="Compare heuristics on sampled states (strength) and on instances (IDA* effort, KRE prediction).",
         epilog="Heuristic specs: zero, hamming, manhattan, linear-conflict, pdb:PATH, pdb:PATH+reflect, "
-        "max(pdb:A,pdb:B). Exit status: 0 done, 2 invalid input, 130 interrupted.",
+        "max(pdb:A,pdb:B). Exit status: 0 done (every instance solved at its known length), 1 a length differs "
+        "from a known optimum, 2 invalid input, 130 interrupted.",
     )
-    parser.add_argument("--board", required=True, help="RxC, rows x columns")
-    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    parser.add_argument("--board", help="RxC, rows x columns (default: the header of the --instances or --states "
+                        "file, else a square tile count; needed without such a file)")
+    parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
     parser.add_argument("--heuristic", action="append", metavar="SPEC",
                         help="a heuristic to compare (repeat; default: manhattan and linear-conflict)")
     source = parser.add_mutually_exclusive_group()
@@ -211,15 +216,21 @@ def compare_heuristics_parser() -> OneLineParser:
                         help="uniform random solvable states to sample (default 100000)")
     source.add_argument("--walk", type=positive_int, metavar="LENGTH",
                         help="instead, end points of random walks of LENGTH moves from the goal (--walks of them)")
-    source.add_argument("--states", metavar="FILE", help="instead, the states listed in FILE")
+    source.add_argument("--states", metavar="FILE", help="instead, the states listed in FILE (read like an "
+                        "instance file; unsolvable states are refused)")
     parser.add_argument("--walks", type=positive_int, default=10_000, help="how many random walks (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--instances", metavar="FILE", help="also solve these instances with IDA* and each heuristic")
+    parser.add_argument("--instances", metavar="FILE", help="also solve these instances with IDA* and each heuristic "
+                        "(read as solve-batch reads them; a length that differs from a known one is reported)")
+    parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--solve", type=positive_int, metavar="K", help="solve only the first K instances")
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
                         help="compare with exact distances (default: on for boards of at most 9 cells; "
                         "up to 12 cells is possible with time and memory)")
-    parser.add_argument("--out", required=True, help="output folder (summary.csv, summary.md, per_state.csv, ...)")
+    parser.add_argument("--out", required=True, help="output folder (summary.csv, summary.md, per_state.csv, ...); "
+                        "one that holds files is refused without --force")
+    parser.add_argument("--force", action="store_true", help="write into an --out folder that holds files: the files "
+                        "of an earlier run there (listed in its manifest.json) are replaced, no other file is touched")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     return parser
 
@@ -233,24 +244,52 @@ def compare_heuristics_main(argv: list[str] | None = None) -> int:
 
 
 def _compare_heuristics(args, command: str) -> int:
-    puzzle = Puzzle(*parse_board(args.board), args.goal)
-    heuristics = [from_spec(puzzle, spec) for spec in (args.heuristic or ["manhattan", "linear-conflict"])]
+    if not args.out.strip():
+        raise InputError("--out needs a folder name")
+    check_report_folder(args.out, args.force)
+    puzzle, instances = _compared_instances(args)
     if args.states:
-        states, source = read_states(puzzle, args.states), f"from {args.states}"
-    elif args.walk:
-        states, source = random_walk_states(puzzle, args.walks, args.walk, args.seed), f"random-walk ({args.walk} moves)"
+        puzzle, states = read_states(args.states, args.board, args.goal, like=puzzle)
+        source = f"from {args.states}"
     else:
-        states, source = uniform_states(puzzle, args.sample, args.seed), "uniform random"
-    instances = None
-    if args.instances:
-        instance_puzzle, instances = load_instances(args.instances, puzzle.board, " ".join(map(str, puzzle.goal)))
-        instances = instances[: args.solve] if args.solve else instances
+        puzzle = puzzle or _compared_puzzle(args)
+        if args.walk:
+            states, source = random_walk_states(puzzle, args.walks, args.walk, args.seed), f"random-walk ({args.walk} moves)"
+        else:
+            states, source = uniform_states(puzzle, args.sample, args.seed), "uniform random"
+    heuristics = [from_spec(puzzle, spec) for spec in (args.heuristic or ["manhattan", "linear-conflict"])]
+    solving = f", solving {count(len(instances), 'instance')} from {args.instances}" if instances else ""
+    print(f"{puzzle.board} board, goal {' '.join(map(str, puzzle.goal))}: {count(len(states), 'state')} ({source})"
+          f"{solving}; heuristics {', '.join(h.name for h in heuristics)}; writing {args.out}")
     comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact, progress=not args.quiet)
     meta = {"command": command, "package_version": package_version(), "seed": args.seed, "source": source}
-    for path in write_report(comparison, args.out, meta):
+    for path in write_report(comparison, args.out, meta, force=args.force):
         print(f"wrote {path}")
     print(Path(args.out, "summary.md").read_text())
-    return EXIT_OK
+    for row in comparison.mismatches:
+        print(f"MISMATCH: {row['heuristic']} solved instance {row['instance']} in {row['length']} moves, "
+              f"but its known optimal length is {row['known_length']}", file=sys.stderr)
+    return EXIT_UNSOLVABLE if comparison.mismatches else EXIT_OK
+
+
+def _compared_instances(args) -> tuple[Puzzle | None, list | None]:
+    """The puzzle and the instances chosen by --instances, --only and --solve (None, None without a file)."""
+    if not args.instances:
+        if args.only is not None or args.solve:
+            raise InputError("--only and --solve choose among the instances of --instances FILE")
+        return None, None
+    puzzle, instances = load_instances(args.instances, args.board, args.goal)
+    instances = select_instances(instances, args.only) if args.only is not None else instances
+    instances = instances[: args.solve] if args.solve else instances
+    require_solvable(puzzle, instances, args.instances, "instance")
+    return puzzle, instances
+
+
+def _compared_puzzle(args) -> Puzzle:
+    """The puzzle of --board and --goal, when no file names it."""
+    if args.board is None:
+        raise InputError("--board is needed without an --instances or --states file")
+    return Puzzle(*parse_board(args.board), args.goal)
 
 
 def _slug(text: str) -> str:

@@ -24,13 +24,15 @@ def _interrupt(signal_number, frame):
 
 
 def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
-    """Run a command's body; InputError becomes one line on stderr and exit status 2,
+    """Run a command's body; InputError becomes one line on stderr (the lines of a longer
+    message joined by spaces) and exit status 2,
     Ctrl-C or SIGTERM becomes `interrupted` on stderr and exit status 130."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         return body()
     except InputError as error:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        print(f"{prog}: error: {' '.join(line.strip() for line in str(error).splitlines() if line.strip())}",
+              file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
         print(f"{prog}: {interrupted}", file=sys.stderr)

@@ -1,6 +1,7 @@
 """experiments.py -- how strong a heuristic is and what it buys: samples, measures, KRE prediction.
 
-State sources: uniform random solvable states (seeded), random walks from the goal, or a file.
+State sources: uniform random solvable states (seeded), random walks from the goal, or a file
+(read like an instance file; a state from which the goal cannot be reached is refused).
 Measures per heuristic: mean, standard deviation and histogram of h, evaluations per second;
 against exact distances (boards small enough for an exhaustive BFS) the mean h/h*, the share
 with h = h* and a check that h <= h* everywhere; on instances, IDA* effort.
@@ -26,10 +27,12 @@ from tqdm import tqdm
 from pdb_build.ranking import _order_rank, _order_unrank
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
+from solvers.instances import Instance, load_instances
 from solvers.jit import kernel
-from solvers.puzzle import Puzzle, PuzzleError
+from solvers.puzzle import Puzzle
 from solvers.search.depth_first import _bounded_pass
 from solvers.search.ida import ida_star
+from solvers.wording import count
 
 MAX_EXHAUSTIVE_CELLS = 12
 UNKNOWN = 255
@@ -107,24 +110,25 @@ def _walks(goal, neighbours, n, length, randomness):
     return states
 
 
-def read_states(puzzle: Puzzle, path: str | Path) -> np.ndarray:
-    """States from a file, one per line (`#` comments, an optional `| length` ignored)."""
-    path = Path(path)
-    try:
-        lines = path.read_text().splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read states file {path}: {error}") from None
-    states = []
-    for number, line in enumerate(lines, 1):
-        text = line.split("#")[0].split("|")[0]
-        if text.strip():
-            try:
-                states.append(puzzle.state(text, "state"))
-            except PuzzleError as error:
-                raise InputError(f"{path}, line {number}: {error}") from None
-    if not states:
-        raise InputError(f"{path}: no states found")
-    return np.array(states, dtype=np.uint8)
+def read_states(path: str | Path, board: str | None = None, goal=None, *,
+                like: Puzzle | None = None) -> tuple[Puzzle, np.ndarray]:
+    """The puzzle and states of a file read as an instance file (solvers/instances.py: its
+    `# board:`/`# goal:` header honoured unless `board`/`goal` override it, `like` as there;
+    a `| length` is ignored). Raises InputError if the goal cannot be reached from a state."""
+    puzzle, listed = load_instances(path, board, goal, like=like)
+    require_solvable(puzzle, listed, path, "state")
+    return puzzle, np.array([entry.start for entry in listed], dtype=np.uint8)
+
+
+def require_solvable(puzzle: Puzzle, listed: list[Instance], path: str | Path, noun: str) -> None:
+    """Raise InputError naming the entries of file `path` (by number in file order) from which
+    the goal of `puzzle` cannot be reached; they have no distance to measure or to solve."""
+    unsolvable = [entry.number for entry in listed if not puzzle.is_solvable(entry.start)]
+    if unsolvable:
+        shown = ", ".join(map(str, unsolvable[:10])) + (", ..." if len(unsolvable) > 10 else "")
+        raise InputError(f"{path}: {count(len(unsolvable), noun)} cannot reach the goal {' '.join(map(str, puzzle.goal))} "
+                         f"(permutation parity), numbered in file order: {shown}; check the goal or remove what "
+                         "cannot be solved")
 
 
 # --- exact distances ---------------------------------------------------------------------
@@ -304,6 +308,11 @@ class Comparison:
     values: dict[str, np.ndarray]  # h of every state, by heuristic name
     instance_rows: list[dict]  # one per (heuristic, instance)
 
+    @property
+    def mismatches(self) -> list[dict]:
+        """The instance rows whose length differs from the instance's known optimal length."""
+        return [r for r in self.instance_rows if r["known_length"] is not None and r["length"] != r["known_length"]]
+
 
 def compare(
     puzzle: Puzzle,
@@ -317,9 +326,10 @@ def compare(
     """Measure every heuristic on `states` and, given instances, solve each with IDA*.
 
     `exact` (default: when the board has at most 9 cells) adds the exact distance of every
-    state. For each solved instance the row holds IDA*'s nodes and seconds, and for its last
-    iteration (bound = optimal length, completed without stopping at the goal) the measured
-    and the KRE-predicted nodes expanded.
+    state. For each solved instance the row holds IDA*'s length beside the known one
+    (`mismatches` lists those that differ), nodes and seconds, and for its last iteration
+    (bound = optimal length, completed without stopping at the goal) the measured and the
+    KRE-predicted nodes expanded.
     """
     if exact is None:
         exact = puzzle.n_cells <= 9
@@ -330,10 +340,12 @@ def compare(
         measures.append(measured)
         values[heuristic.name] = h
         distribution = h_distribution_by_blank(puzzle, states, h)
+        if instances:
+            ida_star(puzzle, instances[0].start, heuristic, node_limit=1)  # compile before timing
         for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
             result = ida_star(puzzle, instance.start, heuristic)
             row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
-                   "length": result.length, "initial_h": result.initial_h,
+                   "length": result.length, "known_length": instance.optimal, "initial_h": result.initial_h,
                    "nodes_expanded": result.nodes_expanded, "nodes_generated": result.nodes_generated,
                    "seconds": round(result.seconds, 6),
                    "nodes_per_second": round(result.nodes_generated / max(result.seconds, 1e-9))}

@@ -30,10 +30,14 @@ class Instance:
     optimal: int | None
 
 
-def load_instances(path: str | Path, board: str | None = None, goal=None) -> tuple[Puzzle, list[Instance]]:
+def load_instances(
+    path: str | Path, board: str | None = None, goal=None, *, like: Puzzle | None = None
+) -> tuple[Puzzle, list[Instance]]:
     """Read an instance file; `board`/`goal` given here override the file's header.
 
-    Raises InputError naming the file and line for any malformed line.
+    `like` is the puzzle the file must be for (another file's): it stands in for a missing
+    header, and a header that names another board or goal is refused. Raises InputError
+    naming the file and line for any malformed line.
     """
     path = Path(path)
     try:
@@ -50,7 +54,7 @@ def load_instances(path: str | Path, board: str | None = None, goal=None) -> tup
             rows.append((number, line))
     if not rows:
         raise InputError(f"{path}: no instances found")
-    board = board or header.get("board")
+    board = board or header.get("board") or (like.board if like is not None else None)
     goal = goal if goal is not None else header.get("goal")
     try:
         rows_cols = parse_board(board) if board is not None else None
@@ -64,10 +68,14 @@ def load_instances(path: str | Path, board: str | None = None, goal=None) -> tup
             rows_cols = infer_board(len(tiles), shape)
         except PuzzleError as error:
             raise InputError(f"{path}, line {first_line}: {error}") from None
+    if puzzle_goal is None and like is not None and rows_cols == (like.rows, like.cols):
+        puzzle_goal = like.goal
     try:
         puzzle = Puzzle(*rows_cols, puzzle_goal)
     except PuzzleError as error:
         raise InputError(f"{path}: {error}") from None
+    if like is not None and puzzle != like:
+        raise InputError(f"{path}: its header is for {puzzle}, not {like} as expected")
     instances = []
     for line_number, line in rows:
         tiles, _, known = line.partition("|")
@@ -99,6 +107,8 @@ def select_instances(instances: list[Instance], selection: str) -> list[Instance
         if not match:
             raise InputError(f"instance selection {selection!r}: {part.strip()!r} is not a number or a range such as 3-7")
         low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+        if low > high:
+            raise InputError(f"instance selection {selection!r}: {low}-{high} runs backwards; write {high}-{low}")
         if not 1 <= low <= high <= len(instances):
             raise InputError(f"instance selection {selection!r}: {part.strip()} is outside 1-{len(instances)}")
         wanted.update(range(low, high + 1))

@@ -6,10 +6,12 @@ per_state.csv              `state`, then h of every heuristic (and `exact` when 
 per_instance.csv           one row per heuristic and instance
 h_distributions.png, predicted_vs_measured.png, nodes_per_instance.png   (needs matplotlib)
 meta.json                  the command line, seed, package version, date
+manifest.json              the files above, which a later run with `force` replaces (output_folder.py)
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -18,6 +20,13 @@ import numpy as np
 
 from solvers.atomic import atomic_target, write_csv
 from solvers.experiments import Comparison
+from solvers.output_folder import check_folder, claim_folder
+from solvers.wording import count
+
+REPORT_FILES = ("summary.csv", "summary.md", "per_state.csv", "per_instance.csv", "meta.json",
+                "h_distributions.png", "predicted_vs_measured.png", "nodes_per_instance.png")
+OWNER = "compare-heuristics"
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def summary_rows(comparison: Comparison) -> list[dict]:
@@ -38,9 +47,19 @@ def summary_rows(comparison: Comparison) -> list[dict]:
     return rows
 
 
-def write_report(comparison: Comparison, folder: str | Path, meta: dict) -> list[Path]:
-    """Write every output into `folder` (each file atomically); returns the paths written."""
+def check_report_folder(folder: str | Path, force: bool) -> None:
+    """Raise InputError unless `write_report` may write into `folder` (see output_folder.py)."""
+    check_folder(folder, REPORT_FILES, force=force, owner=OWNER)
+
+
+def write_report(comparison: Comparison, folder: str | Path, meta: dict, *, force: bool = False) -> list[Path]:
+    """Write every output into `folder` (each file atomically); returns the paths written.
+
+    A folder that holds files is refused unless `force`, which replaces the files of an
+    earlier report there and no others (output_folder.py).
+    """
     folder = Path(folder)
+    claim_folder(folder, REPORT_FILES, force=force, owner=OWNER)
     written = []
     summary = summary_rows(comparison)
     fields = list(dict.fromkeys(k for row in summary for k in row))
@@ -52,7 +71,8 @@ def write_report(comparison: Comparison, folder: str | Path, meta: dict) -> list
         fields = list(dict.fromkeys(k for row in comparison.instance_rows for k in row))
         written.append(write_csv(folder / "per_instance.csv", comparison.instance_rows, fields))
     meta = {**meta, "board": comparison.puzzle.board, "goal": comparison.puzzle.goal.tolist(),
-            "states": len(comparison.states), "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+            "states": len(comparison.states), "instances": len({r["instance"] for r in comparison.instance_rows}),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     written.append(_write_text(folder / "summary.md", _markdown(summary, meta)))
     written.append(_write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n"))
     written += _plots(comparison, folder, meta)
@@ -67,25 +87,32 @@ def _write_text(path: Path, text: str) -> Path:
 
 def _markdown(summary: list[dict], meta: dict) -> str:
     fields = list(dict.fromkeys(k for row in summary for k in row))
+    instances = f" · {count(meta['instances'], 'instance')}" if meta["instances"] else ""
     lines = [f"# Heuristic comparison, {meta['board']} board", "",
              f"`{meta['command']}` · tilepdb {meta['package_version']} · seed {meta['seed']} · "
-             f"{meta['states']:,} states ({meta['source']}) · {meta['date']}", "",
+             f"{count(meta['states'], 'state')} ({meta['source']}){instances} · {meta['date']}", "",
              "| " + " | ".join(fields) + " |", "|" + " --- |" * len(fields)]
     lines += ["| " + " | ".join(str(row.get(f, "")) for f in fields) + " |" for row in summary]
+    if meta["instances"]:
+        lines += ["", "KRE: Korf, Reid & Edelkamp's prediction of the nodes expanded by IDA*'s last iteration; "
+                  "`kre_predicted_over_measured` is the ratio of the totals, `kre_mean_ratio` the mean of the "
+                  "per-instance ratios."]
     return "\n".join(lines) + "\n"
 
 
-def _plots(comparison: Comparison, folder: Path, meta: dict) -> list[Path]:
-    try:
-        import matplotlib
+def figures(comparison: Comparison, meta: dict) -> dict:
+    """The plots by file name, as matplotlib figures (Agg backend): the distribution of h, and
+    with solved instances the KRE prediction against the measurement and the nodes per instance
+    (one marker per instance, never joined). Raises ImportError without matplotlib."""
+    import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib is not installed (pip install 'tilepdb[plots]'); no plots written")
-        return []
-    title = f"{meta['board']} board, {meta['states']:,} {meta['source']} states"
-    written = []
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    board, names = f"{meta['board']} board", ", ".join(comparison.values)
+    sample = f"{count(len(comparison.states), 'state')} ({meta['source']})"
+    plots = {}
     figure, axes = plt.subplots(figsize=(8, 5))
     for name, values in comparison.values.items():
         counts = np.bincount(values) / len(values)
@@ -93,32 +120,47 @@ def _plots(comparison: Comparison, folder: Path, meta: dict) -> list[Path]:
     if comparison.exact is not None:
         counts = np.bincount(comparison.exact) / len(comparison.exact)
         axes.plot(np.arange(len(counts)), counts, linestyle="--", color="black", label="exact distance")
-    axes.set(xlabel="h (moves)", ylabel="share of states", title=f"Distribution of h — {title}")
+    axes.set(xlabel="h (moves)", ylabel="share of states", title=f"Distribution of h: {board}, {sample}\n{names}")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.legend()
-    written.append(_save(figure, folder / "h_distributions.png"))
+    plots["h_distributions.png"] = figure
     rows = [r for r in comparison.instance_rows if r.get("last_iteration_expanded")]
     if rows:
-        figure, axes = plt.subplots(figsize=(6, 6))
+        solved = count(len({r["instance"] for r in rows}), "instance")
+        figure, axes = plt.subplots(figsize=(7, 6))
         for name in comparison.values:
             mine = [r for r in rows if r["heuristic"] == name]
             axes.scatter([r["last_iteration_expanded"] for r in mine], [r["predicted_last_iteration"] for r in mine],
-                         s=12, label=name)
+                         s=14, label=name)
         low = min(min(r["last_iteration_expanded"], r["predicted_last_iteration"]) for r in rows)
         high = max(max(r["last_iteration_expanded"], r["predicted_last_iteration"]) for r in rows)
         axes.plot([low, high], [low, high], color="black", linewidth=0.8, label="prediction = measurement")
-        axes.set(xscale="log", yscale="log", xlabel="nodes expanded, last iteration (measured)",
-                 ylabel="KRE prediction", title=f"Predicted vs measured — {meta['board']} board")
+        axes.set(xscale="log", yscale="log", xlabel="nodes expanded by the last IDA* iteration (measured)",
+                 ylabel="nodes expanded, KRE prediction",
+                 title=f"Korf, Reid & Edelkamp (KRE) prediction vs measurement\n{board}, {solved}, "
+                 f"h sampled on {sample}\n{names}")
         axes.legend()
-        written.append(_save(figure, folder / "predicted_vs_measured.png"))
+        plots["predicted_vs_measured.png"] = figure
         figure, axes = plt.subplots(figsize=(9, 5))
-        for name in comparison.values:
+        for name, marker in zip(comparison.values, itertools.cycle(MARKERS)):
             mine = sorted((r for r in comparison.instance_rows if r["heuristic"] == name), key=lambda r: r["instance"])
-            axes.plot([r["instance"] for r in mine], [max(r["nodes_generated"], 1) for r in mine], marker=".", label=name)
-        axes.set(yscale="log", xlabel="instance", ylabel="IDA* nodes generated",
-                 title=f"Nodes per instance by heuristic — {meta['board']} board")
+            axes.plot([r["instance"] for r in mine], [max(r["nodes_generated"], 1) for r in mine],
+                      linestyle="none", marker=marker, label=name)
+        axes.set(yscale="log", xlabel="instance (number in the file)", ylabel="IDA* nodes generated",
+                 title=f"IDA* nodes generated per instance: {board}, {solved}\n{names}")
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.legend()
-        written.append(_save(figure, folder / "nodes_per_instance.png"))
-    return written
+        plots["nodes_per_instance.png"] = figure
+    return plots
+
+
+def _plots(comparison: Comparison, folder: Path, meta: dict) -> list[Path]:
+    try:
+        plots = figures(comparison, meta)
+    except ImportError:
+        print("matplotlib is not installed (pip install 'tilepdb[plots]'); no plots written")
+        return []
+    return [_save(figure, folder / name) for name, figure in plots.items()]
 
 
 def _save(figure, path: Path) -> Path:

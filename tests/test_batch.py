@@ -112,7 +112,7 @@ def test_only_selects_instances_by_number_and_refuses_bad_selections(instance_fi
     chosen = select_instances(instances, "30, 2-4,3")
     assert [i.number for i in chosen] == [2, 3, 4, 30]
     assert [i.start.tolist() for i in chosen] == [instances[n - 1].start.tolist() for n in (2, 3, 4, 30)]
-    for bad, message in (("31", "outside 1-30"), ("0", "outside 1-30"), ("5-2", "outside 1-30"), ("x", "not a number"),
+    for bad, message in (("31", "outside 1-30"), ("0", "outside 1-30"), ("5-2", "runs backwards; write 2-5"), ("x", "not a number"),
                          ("", "not a number"), ("1,,2", "not a number")):
         with pytest.raises(InputError, match=message):
             select_instances(instances, bad)
