@@ -12,7 +12,7 @@ from pathlib import Path
 from pdb_build.bfs import table_stats
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import PRESET_DIR, custom, preset
-from pdb_build.store import check_target, default_file_name
+from pdb_build.store import CODECS, DEFAULT_CODEC, check_target, default_file_name
 from solvers.cli_support import EXIT_OK, OneLineParser, run_guarded
 from solvers.puzzle import Puzzle, parse_board
 
@@ -38,6 +38,10 @@ def build_pdb_parser() -> OneLineParser:
         "--non-additive", action="store_true",
         help="count every move, not only the pattern's (tables for max-combination only)",
     )
+    parser.add_argument(
+        "--codec", choices=list(CODECS), default=DEFAULT_CODEC,
+        help=f"compression of the tables (default {DEFAULT_CODEC}; gzip and none need no HDF5 plugin to read)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     return parser
 
@@ -60,7 +64,7 @@ def _build_pdb(args) -> int:
     for pattern, entries, space in zip(partition.patterns, plan.table_entries, plan.spaces):
         print(f"  tiles {','.join(map(str, pattern)):<24} {entries:>13,} entries, BFS over {space.n_states:,} states")
     print(f"memory needed {plan.memory_needed / 2**20:,.0f} MiB; writing {out}")
-    path, built = build_pdb_file(plan, out, force=args.force, progress=not args.quiet)
+    path, built = build_pdb_file(plan, out, force=args.force, progress=not args.quiet, codec=args.codec)
     for table in built:
         stats = table_stats(table.table)
         print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {stats.max}, "
