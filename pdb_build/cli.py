@@ -45,7 +45,7 @@ def build_pdb_parser() -> OneLineParser:
     )
     parser.add_argument(
         "--codec", choices=list(CODECS), default=DEFAULT_CODEC,
-        help=f"compression of the tables (default {DEFAULT_CODEC}; gzip and none need no HDF5 plugin to read)",
+        help=f"compression of the tables (default {DEFAULT_CODEC}: loads fastest; zstd: 3.5x smaller, needs hdf5plugin to read)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     return parser

@@ -1,12 +1,12 @@
 """store.py -- pattern databases as self-describing HDF5 files: write atomically, load verified.
 
 One file per partition. File attributes describe the partition; each pattern's table is a
-1-D uint8 dataset `pattern_<i>` (chunked and compressed with one of CODECS: Zstandard through
-hdf5plugin by default, as it loads fastest and is smallest, see BENCHMARKS.md; gzip or none
-for readers without hdf5plugin) whose attributes hold
-everything needed to use and trust it: its tiles, board, goal, cost model, ranking scheme,
-entry count, maximum, mean and histogram of values, build seconds, format and package
-versions and a SHA-256 checksum of the table bytes.
+1-D uint8 dataset `pattern_<i>` (chunked, stored with one of CODECS: uncompressed by default,
+as it loads fastest and any HDF5 reader takes it; Zstandard through hdf5plugin is 3.5x
+smaller and loads about twice as slowly, gzip slower still, see BENCHMARKS.md) whose
+attributes hold everything needed to use and trust it: its tiles, board, goal, cost model,
+ranking scheme, entry count, maximum, mean and histogram of values, build seconds, format and
+package versions and a SHA-256 checksum of the table bytes.
 
 Loading checks the format and version, the ranking scheme (the index layout of ranking.py),
 every checksum, and the board, goal and partition against what the caller expects, and
@@ -41,7 +41,7 @@ CODECS = {
     "gzip": dict(compression="gzip", compression_opts=4),
     "none": {},
 }
-DEFAULT_CODEC = "zstd"
+DEFAULT_CODEC = "none"
 
 
 class PdbError(InputError):

@@ -4,6 +4,7 @@ of the README, in a fresh interpreter that never imports tilepdb, agree with the
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import h5py
 import numpy as np
@@ -15,21 +16,21 @@ from pdb_build.ranking import PlacementRanking
 from pdb_build.store import load_partition
 from solvers.puzzle import Puzzle
 
-# The README's reader, word for word but for the file name and the placements.
+# The README's reader: its placement_index word for word, h5py, and hdf5plugin for zstd only.
 PLAIN_READER = '''
 import json, math, sys
 import h5py
 if sys.argv[2] == "zstd":
-    import hdf5plugin  # registers the Zstandard filter; gzip and uncompressed files need no plugin
+    import hdf5plugin  # only for files written with --codec zstd: registers the Zstandard filter
 
 def placement_index(cells):
-    """cells[i] = the cell of the i-th tile of the pattern (the order of the `tiles` attribute)."""
+    """cells[i] = the cell of the pattern's i-th tile, in the order of the `tiles` attribute."""
     k = len(cells)
-    occupied = sorted(cells)
+    occupied = sorted(cells)                                   # the map: the occupied cells
     map_rank = sum(math.comb(c, j + 1) for j, c in enumerate(occupied))
-    order = [occupied.index(c) for c in cells]
+    order = [occupied.index(c) for c in cells]                 # which occupied cell each tile holds
     order_rank = 0
-    for i in range(k):
+    for i in range(k):                                         # Lehmer code, lexicographic
         order_rank = order_rank * (k - i) + sum(1 for later in order[i + 1:] if later < order[i])
     return map_rank * math.factorial(k) + order_rank
 
@@ -69,6 +70,11 @@ def test_plain_h5py_reads_the_same_entries_as_the_toolkit(puzzle, tmp_path, code
     for table, chosen, plain in zip(database.tables, placements, json.loads(done.stdout)):
         ranking = PlacementRanking(16, len(chosen[0]))
         assert table[ranking.rank(np.array(chosen))].tolist() == plain
+
+
+def test_the_reader_is_the_readmes():
+    function = PLAIN_READER[PLAIN_READER.index("def placement_index") : PLAIN_READER.index("values = []")].strip()
+    assert function in (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
 
 def test_the_readme_worked_example(puzzle):
