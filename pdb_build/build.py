@@ -17,7 +17,9 @@ from pdb_build.abstraction import AbstractSpace, abstract_space
 from pdb_build.bfs import BuiltTable, build_table, check_memory, size_text, work_bytes
 from pdb_build.partitions import Partition
 from pdb_build.ranking import check_pattern_size, n_placements
-from pdb_build.store import ADDITIVE, PatternDatabase, check_target, load_partition, write_partition
+from pdb_build.store import (
+    ADDITIVE, DEFAULT_CODEC, PatternDatabase, check_codec, check_target, load_partition, write_partition,
+)
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 
@@ -57,13 +59,17 @@ def build_tables(plan: BuildPlan, *, progress: bool = False) -> list[BuiltTable]
     return [build_table(space, pattern, progress=progress)[0] for space, pattern in zip(plan.spaces, plan.partition.patterns)]
 
 
-def build_pdb_file(plan: BuildPlan, path: str | Path, *, force: bool = False, progress: bool = False) -> tuple[Path, list[BuiltTable]]:
-    """Build the plan's tables and write them to `path` (refused if it exists, unless `force`)."""
+def build_pdb_file(
+    plan: BuildPlan, path: str | Path, *, force: bool = False, progress: bool = False, codec: str = DEFAULT_CODEC
+) -> tuple[Path, list[BuiltTable]]:
+    """Build the plan's tables and write them to `path` compressed with `codec` (store.CODECS);
+    `path` is refused if it exists, unless `force`."""
     path = Path(path)
     check_target(path, force)
+    check_codec(codec)
     check_disk_space(path, sum(plan.table_entries))
     built = build_tables(plan, progress=progress)
-    return write_partition(path, plan.puzzle, plan.partition, built, force=force), built
+    return write_partition(path, plan.puzzle, plan.partition, built, force=force, codec=codec), built
 
 
 def check_disk_space(path: Path, needed: int) -> None:

@@ -1,14 +1,16 @@
 """store.py -- pattern databases as self-describing HDF5 files: write atomically, load verified.
 
 One file per partition. File attributes describe the partition; each pattern's table is a
-1-D uint8 dataset `pattern_<i>` (chunked, Zstandard-compressed through hdf5plugin: of gzip,
-lzf and Zstandard it loads fastest and is smallest, see BENCHMARKS.md) whose attributes hold
-everything needed to use and trust it: its tiles, board, goal, cost model, ranking scheme,
-entry count, maximum, mean and histogram of values, build seconds, format and package
-versions and a SHA-256 checksum of the table bytes.
+1-D uint8 dataset `pattern_<i>` (chunked, stored with one of CODECS: uncompressed by default,
+as it loads fastest and any HDF5 reader takes it; Zstandard through hdf5plugin is 3.5x
+smaller and loads about twice as slowly, gzip slower still, see BENCHMARKS.md) whose
+attributes hold everything needed to use and trust it: its tiles, board, goal, cost model,
+ranking scheme, entry count, maximum, mean and histogram of values, build seconds, format and
+package versions and a SHA-256 checksum of the table bytes.
 
-Loading checks the format and version, every checksum, and the board, goal and partition
-against what the caller expects, and refuses any mismatch with a one-line PdbError.
+Loading checks the format and version, the ranking scheme (the index layout of ranking.py),
+every checksum, and the board, goal and partition against what the caller expects, and
+refuses any mismatch with a one-line PdbError.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ FORMAT = "tilepdb-pattern-database"
 FORMAT_VERSION = 1
 CHUNK_ENTRIES = 1 << 22
 ADDITIVE, NON_ADDITIVE = "additive", "non-additive"
+CODECS = {
+    "zstd": dict(hdf5plugin.Zstd(clevel=3)),
+    "gzip": dict(compression="gzip", compression_opts=4),
+    "none": {},
+}
+DEFAULT_CODEC = "none"
 
 
 class PdbError(InputError):
@@ -91,16 +99,24 @@ def check_target(path: Path, force: bool) -> None:
         raise PdbError(f"{path} exists; use --force to overwrite it")
 
 
-def write_partition(
-    path: str | Path, puzzle: Puzzle, partition: Partition, built: list[BuiltTable], *, force: bool = False
-) -> Path:
-    """Write the tables of `partition` to `path` atomically (temporary file, then rename).
+def check_codec(codec: str) -> None:
+    if codec not in CODECS:
+        raise InputError(f"unknown codec {codec!r}; choose one of {', '.join(CODECS)}")
 
-    Refuses an existing `path` unless `force`. On any failure no file is left at `path`
-    (an existing one is untouched) and the temporary file is removed.
+
+def write_partition(
+    path: str | Path, puzzle: Puzzle, partition: Partition, built: list[BuiltTable], *, force: bool = False,
+    codec: str = DEFAULT_CODEC,
+) -> Path:
+    """Write the tables of `partition` to `path` atomically (temporary file, then rename),
+    compressed with `codec` (a key of CODECS).
+
+    Refuses an existing `path` unless `force`, and an unknown codec. On any failure no file
+    is left at `path` (an existing one is untouched) and the temporary file is removed.
     """
     path = Path(path)
     check_target(path, force)
+    check_codec(codec)
     cost_model = ADDITIVE if all(b.additive for b in built) else NON_ADDITIVE
     try:
         with atomic_target(path) as temporary, h5py.File(temporary, "w") as handle:
@@ -124,7 +140,7 @@ def write_partition(
             for number, table in enumerate(built):
                 dataset = handle.create_dataset(
                     f"pattern_{number}", data=table.table, chunks=(min(CHUNK_ENTRIES, table.table.size),),
-                    **hdf5plugin.Zstd(clevel=3),
+                    **CODECS[codec],
                 )
                 stats = table_stats(table.table)
                 dataset.attrs.update(common)
@@ -169,6 +185,15 @@ def _reason(error: Exception) -> str:
     return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
+def _check_ranking(path: Path, attrs) -> None:
+    scheme = attrs.get("ranking_scheme")
+    if scheme != RANKING_SCHEME:
+        raise PdbError(
+            f"{path}: indexed by ranking scheme {scheme!r}, not {RANKING_SCHEME!r}, the scheme "
+            "this tilepdb reads; rebuild it with build-pdb"
+        )
+
+
 def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partition | None) -> PatternDatabase:
     attrs = handle.attrs
     if attrs.get("format") != FORMAT:
@@ -180,6 +205,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
             f"{path}: format version {shown!r} is not {FORMAT_VERSION}, the version "
             "this tilepdb reads; rebuild it with build-pdb"
         )
+    _check_ranking(path, attrs)
     stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
     if puzzle is not None and (stored.rows, stored.cols) != (puzzle.rows, puzzle.cols):
         raise PdbError(f"{path}: built for a {stored.board} board, not {puzzle.board}")
@@ -207,6 +233,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     tables, checksums = [], []
     for number, (pattern, size) in enumerate(zip(patterns, sizes)):
         dataset = handle[f"pattern_{number}"]
+        _check_ranking(path, dataset.attrs)
         if tuple(int(t) for t in dataset.attrs["tiles"]) != pattern:
             raise PdbError(f"{path}: table {number} is not for the tiles {pattern}")
         if dataset.shape != (size,) or dataset.dtype != np.uint8:

@@ -119,14 +119,14 @@ def read_rows(path: Path, drop=("seconds",)) -> list[dict]:
         return [{k: v for k, v in row.items() if k not in drop} for row in csv.DictReader(handle)]
 
 
-def build_small_pdb(path: Path, rows: int, cols: int, patterns: list[str], goal=None) -> Path:
-    """Build an additive PDB file for a small board through the API."""
+def build_small_pdb(path: Path, rows: int, cols: int, patterns: list[str], goal=None, codec: str = "none") -> Path:
+    """Build an additive PDB file for a small board through the API, stored with `codec`."""
     from pdb_build.build import build_pdb_file, plan_build
     from pdb_build.partitions import custom
     from solvers.puzzle import Puzzle
 
     puzzle = Puzzle(rows, cols, goal)
-    built_path, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, patterns)), path)
+    built_path, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, patterns)), path, codec=codec)
     return built_path
 
 

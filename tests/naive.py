@@ -222,3 +222,63 @@ def _line_moves(start, target, n_lines: int) -> int:
                         seen[nxt] = seen[current] + 1
                         frontier.append(nxt)
     raise ValueError("the goal's table is not reachable")
+
+
+def first_pdb_violation(rows: int, cols: int, goal: tuple, pattern: tuple, table: dict):
+    """(placement, check) of the first placement, by placement_index, that breaks a check of
+    pdb_build/verify.py on the additive `table` (placement -> value, 255 for UNREACHED), or None.
+
+    Checks, in this order: the goal is 0 ("goal not zero", before any other); then per
+    placement: "unreached" (255, unless the pattern holds every tile), "zero away from goal",
+    "parity" (value + pattern tiles on odd cells, goal's included, is even), "steep rise" (free
+    cells connected and a neighbour more than one higher), "no way down" (no neighbour lower);
+    finally the unreached count ("unreached count": half the placements for a pattern of every
+    tile, else none).
+    """
+    n = rows * cols
+    goal_placement = tuple(goal.index(t) for t in pattern)
+    if table[goal_placement] != 0:
+        return goal_placement, "goal not zero"
+
+    def odd(placement):
+        return sum((c // cols + c % cols) % 2 for c in placement)
+
+    def moved(placement):
+        for i, cell in enumerate(placement):
+            r, c = divmod(cell, cols)
+            for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= nr < rows and 0 <= nc < cols and nr * cols + nc not in placement:
+                    yield placement[:i] + (nr * cols + nc,) + placement[i + 1 :]
+
+    def connected(placement):
+        free = [c for c in range(n) if c not in placement]
+        seen, todo = {free[0]}, [free[0]]
+        while todo:
+            r, c = divmod(todo.pop(), cols)
+            for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                cell = nr * cols + nc
+                if 0 <= nr < rows and 0 <= nc < cols and cell in free and cell not in seen:
+                    seen.add(cell)
+                    todo.append(cell)
+        return len(seen) == len(free)
+
+    every_tile = len(pattern) == n - 1
+    for placement in sorted(table, key=lambda p: placement_index(list(p))):
+        value = table[placement]
+        if value == 255:
+            if every_tile:
+                continue
+            return placement, "unreached"
+        if value == 0 and placement != goal_placement:
+            return placement, "zero away from goal"
+        if (value + odd(placement) + odd(goal_placement)) % 2:
+            return placement, "parity"
+        others = [table[p] for p in moved(placement)]
+        if connected(placement) and any(w > value + 1 for w in others):
+            return placement, "steep rise"
+        if value > 0 and not any(w < value for w in others):
+            return placement, "no way down"
+    unreached = sum(1 for v in table.values() if v == 255)
+    if unreached != (len(table) // 2 if every_tile else 0):
+        return None, "unreached count"
+    return None

@@ -26,6 +26,15 @@ def test_builds_a_preset_and_reports_it(tmp_path):
     assert load_partition(out, Puzzle(3, 3)).partition.name == "4-4"
 
 
+def test_codec_none_writes_uncompressed_tables(tmp_path):
+    out = tmp_path / "plain.h5"
+    status, _, stderr = run("--board", "3x3", "--preset", "4-4", "--out", str(out), "--quiet", "--codec", "none")
+    assert status == 0, stderr
+    with h5py.File(out) as handle:
+        assert handle["pattern_0"].id.get_create_plist().get_nfilters() == 0
+    assert load_partition(out, Puzzle(3, 3)).partition.name == "4-4"
+
+
 def test_default_path_and_custom_non_additive_patterns(tmp_path):
     status, stdout, stderr = run(
         "--board", "2x4", "--goal", "0 1 2 3 4 5 6 7", "--pattern", "1,2,3", "--pattern", "4,5", "--non-additive",
@@ -50,6 +59,7 @@ def test_default_path_and_custom_non_additive_patterns(tmp_path):
         (["--board", "3x3", "--goal", "1 2 3", "--preset", "4-4"], "goal has 3 tiles"),
         (["--board", "4x4", "--preset", "7-8", "--pattern", "1,2"], "not allowed with argument"),
         (["--preset", "7-8"], "the following arguments are required: --board"),
+        (["--board", "3x3", "--preset", "4-4", "--codec", "lz4"], "invalid choice: 'lz4'"),
     ],
 )
 def test_invalid_options_exit_2_with_one_line(args, message):

@@ -33,6 +33,7 @@ def pdbs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("faults-pdb")
     return {
         "good": build_small_pdb(folder / "good-3x3.h5", 3, 3, ["1,2,3,4", "5,6,7,8"]),
+        "zstd": build_small_pdb(folder / "zstd-3x3.h5", 3, 3, ["1,2,3,4", "5,6,7,8"], codec="zstd"),
         "blank-first": build_small_pdb(folder / "blank-first-3x3.h5", 3, 3, ["1,2,3,4", "5,6,7,8"], goal=list(range(9))),
         "2x4": build_small_pdb(folder / "board-2x4.h5", 2, 4, ["1,2,3", "4,5,6,7"]),
         "other-partition": build_small_pdb(folder / "other-3x3.h5", 3, 3, ["1,2,3", "4,5,6", "7,8"]),
@@ -95,13 +96,14 @@ def chunk_location(path: Path, table: int) -> tuple[int, int]:
 
 
 @FUZZ
-@given(table=st.integers(0, 1), where=st.floats(0, 1, exclude_max=True), width=st.integers(1, 8),
-       mask=st.integers(1, 255))
-def test_flipped_bytes_inside_a_tables_compressed_data(pdbs, tmp_path_factory, table, where, width, mask):
-    """Either the decompression fails or the checksum does: a one-line refusal either way."""
+@given(codec=st.sampled_from(["good", "zstd"]), table=st.integers(0, 1), where=st.floats(0, 1, exclude_max=True),
+       width=st.integers(1, 8), mask=st.integers(1, 255))
+def test_flipped_bytes_inside_a_tables_stored_data(pdbs, tmp_path_factory, codec, table, where, width, mask):
+    """In an uncompressed or a Zstandard file: either the decompression fails or the checksum
+    does, a one-line refusal either way."""
     folder = tmp_path_factory.mktemp("flip")
-    offset, size = chunk_location(pdbs["good"], table)
-    data = bytearray(pdbs["good"].read_bytes())
+    offset, size = chunk_location(pdbs[codec], table)
+    data = bytearray(pdbs[codec].read_bytes())
     start = offset + int(where * size)
     for i in range(start, min(start + width, offset + size)):
         data[i] ^= mask

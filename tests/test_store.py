@@ -1,5 +1,7 @@
 """PDB files: self-description, verified loading, refusals with one-line reasons, atomic writes."""
 
+import re
+
 import h5py
 import numpy as np
 import pytest
@@ -126,3 +128,22 @@ def test_load_or_build_builds_once(tmp_path):
     second = load_or_build(puzzle, partition, path)
     assert path.stat().st_mtime_ns == stamp
     assert all(np.array_equal(a, b) for a, b in zip(first.tables, second.tables))
+
+
+@pytest.mark.parametrize("where", ["file", "pattern_1"])
+@pytest.mark.parametrize("scheme", ["map-lex*order-lex", "map-colex*order-lex/2"])
+def test_another_ranking_scheme_is_refused(built_file, tmp_path, where, scheme):
+    puzzle, _, path, _ = built_file
+    other = _copy(path, tmp_path, "other.h5")
+    with h5py.File(other, "r+") as handle:
+        (handle if where == "file" else handle[where]).attrs["ranking_scheme"] = scheme
+    with pytest.raises(PdbError, match=re.escape(f"indexed by ranking scheme '{scheme}', not 'map-colex")) as error:
+        load_partition(other, puzzle)
+    assert "\n" not in str(error.value) and str(other) in str(error.value)
+
+
+def test_an_unknown_codec_is_refused_before_building(tmp_path):
+    puzzle = Puzzle(3, 3)
+    with pytest.raises(InputError, match="unknown codec 'lz4'; choose one of zstd, gzip, none"):
+        build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4")), tmp_path / "x.h5", codec="lz4")
+    assert list(tmp_path.iterdir()) == []
