@@ -33,7 +33,7 @@ from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, uniform_states
 from solvers.heuristic_spec import from_options, from_spec
 from solvers.heuristics import ALIASES, KIND_NAMES
-from solvers.instances import load_instances, select_instances
+from solvers.instances import load_instances, packaged_sets, select_instances
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import write_report
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
@@ -147,7 +147,8 @@ def solve_batch_parser() -> OneLineParser:
         "2 invalid input, 3 some instance not solved, 130 interrupted (rerun to resume).",
     )
     parser.add_argument("instances", help="instance file: one puzzle per line, optional '| known length', "
-                        "'# board: RxC' and '# goal: ...' header lines")
+                        "'# board: RxC' and '# goal: ...' header lines; or a packaged set: "
+                        f"{', '.join(packaged_sets())}")
     parser.add_argument("--board", help="RxC (default: the file's header, else a square tile count)")
     parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
     parser.add_argument("--algorithm", default="ida", choices=INFORMED, help="search algorithm (default: ida)")
@@ -215,7 +216,8 @@ def compare_heuristics_parser() -> OneLineParser:
     source.add_argument("--states", metavar="FILE", help="instead, the states listed in FILE")
     parser.add_argument("--walks", type=positive_int, default=10_000, help="how many random walks (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--instances", metavar="FILE", help="also solve these instances with IDA* and each heuristic")
+    parser.add_argument("--instances", metavar="FILE", help="also solve these instances with IDA* and each heuristic "
+                        "(an instance file or a packaged set's name, e.g. korf100)")
     parser.add_argument("--solve", type=positive_int, metavar="K", help="solve only the first K instances")
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
                         help="compare with exact distances (default: on for boards of at most 9 cells; "
