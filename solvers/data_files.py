@@ -10,12 +10,17 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-CHECKOUT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]  # the folder holding the packages: a checkout, or site-packages
 DATA_PACKAGE = "tilepdb_data"
+
+
+def in_checkout() -> bool:
+    """Whether tilepdb runs from a source checkout (pyproject.toml beside its packages)."""
+    return (ROOT / "pyproject.toml").is_file()
 
 
 def data_folder() -> Path:
     """The folder of the shipped data files: the checkout's data/, else the installed package's."""
-    if (CHECKOUT / "pyproject.toml").is_file():
-        return CHECKOUT / "data"
+    if in_checkout():
+        return ROOT / "data"
     return Path(str(files(DATA_PACKAGE)))
