@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pdb_build.bfs import table_stats
 from pdb_build.build import build_pdb_file, plan_build
-from pdb_build.partitions import PRESET_DIR, custom, preset
+from pdb_build.partitions import custom, preset, preset_folder
 from pdb_build.store import CODECS, DEFAULT_CODEC, check_target, default_file_name
 from pdb_build.verify import verify_pdb
 from solvers.cli_support import EXIT_INVALID, EXIT_OK, OneLineParser, positive_int, run_guarded
@@ -28,7 +28,7 @@ def build_pdb_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="build-pdb",
         description="Build additive disjoint pattern databases for a board, goal and partition.",
-        epilog=f"Presets are read from {PRESET_DIR}. Exit status: 0 built, 2 invalid input, 130 interrupted.",
+        epilog=f"Presets are read from {preset_folder()}. Exit status: 0 built, 2 invalid input, 130 interrupted.",
     )
     parser.add_argument("--board", required=True, help="RxC, rows x columns, e.g. 4x4")
     parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")

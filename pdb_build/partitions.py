@@ -1,6 +1,7 @@
 """partitions.py -- disjoint partitions of the tiles into patterns: presets and custom ones.
 
-A preset is a text file `data/partitions/<RxC>-<sizes>.txt`: comment lines, then a sketch of
+A preset is a text file `data/partitions/<RxC>-<sizes>.txt` (shipped as package data, see
+solvers/data_files.py): comment lines, then a sketch of
 the board in which every goal cell carries the letter of its pattern and one cell is `.`,
 where the sketch expects the blank's goal. A pattern is the set of tiles whose goal cells
 carry its letter, so a preset works for any goal:
@@ -21,10 +22,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from solvers.data_files import data_folder
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 
-PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "partitions"
 BLANK_MARK = "."
 
 
@@ -40,14 +41,19 @@ class Partition:
         return "-".join(str(len(p)) for p in self.patterns)
 
 
+def preset_folder() -> Path:
+    """The folder of the preset files."""
+    return data_folder() / "partitions"
+
+
 def preset_names(puzzle: Puzzle) -> list[str]:
     """Names of the presets for this puzzle's board."""
-    return sorted(p.stem.split("-", 1)[1] for p in PRESET_DIR.glob(f"{puzzle.board}-*.txt"))
+    return sorted(p.stem.split("-", 1)[1] for p in preset_folder().glob(f"{puzzle.board}-*.txt"))
 
 
 def preset(puzzle: Puzzle, name: str) -> Partition:
     """The preset `name` (e.g. "7-8") for this puzzle's board and goal."""
-    path = PRESET_DIR / f"{puzzle.board}-{name}.txt"
+    path = preset_folder() / f"{puzzle.board}-{name}.txt"
     if not path.is_file():
         names = preset_names(puzzle)
         offer = f"presets for {puzzle.board}: {', '.join(names)}" if names else f"there are no presets for {puzzle.board}"

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solvers.bits import trailing_zeros
 from solvers.errors import InputError
 from solvers.jit import kernel
 

@@ -34,7 +34,7 @@ from solvers.distributed import cluster_from_options, cluster_options, cluster_s
 from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, require_solvable, uniform_states
 from solvers.heuristics import accepted_forms, from_options, from_spec
-from solvers.instances import load_instances, select_instances
+from solvers.instances import load_instances, packaged_sets, select_instances
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import check_report_folder, write_report
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
@@ -149,7 +149,8 @@ def solve_batch_parser() -> OneLineParser:
         "2 invalid input, 3 some instance not solved, 130 interrupted (rerun to resume).",
     )
     parser.add_argument("instances", help="instance file: one puzzle per line, optional '| known length', "
-                        "'# board: RxC' and '# goal: ...' header lines")
+                        "'# board: RxC' and '# goal: ...' header lines; or a packaged set: "
+                        f"{', '.join(packaged_sets())}")
     parser.add_argument("--board", help="RxC (default: the file's header, else a square tile count)")
     parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
     parser.add_argument("--algorithm", default="ida", choices=INFORMED, help="search algorithm (default: ida)")
@@ -221,7 +222,8 @@ def compare_heuristics_parser() -> OneLineParser:
     parser.add_argument("--walks", type=positive_int, default=10_000, help="how many random walks (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--instances", metavar="FILE", help="also solve these instances with IDA* and each heuristic "
-                        "(read as solve-batch reads them; a length that differs from a known one is reported)")
+                        "(an instance file or a packaged set's name, e.g. korf100; read as solve-batch reads "
+                        "them; a length that differs from a known one is reported)")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--solve", type=positive_int, metavar="K", help="solve only the first K instances")
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,

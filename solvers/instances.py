@@ -8,7 +8,8 @@ Format (see data/korf100.txt):
     14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 | 57
 
 Each instance line lists the tiles row by row; `| N` gives its known optimal length.
-Instances are numbered from 1 in file order.
+Instances are numbered from 1 in file order. The benchmark sets shipped with tilepdb (the data
+files with a header, e.g. korf100) can be named instead of given by path.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solvers.data_files import data_folder
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle, PuzzleError, infer_board, parse_board, parse_tiles
 
@@ -30,24 +32,45 @@ class Instance:
     optimal: int | None
 
 
+HEADER = re.compile(r"#\s*(board|goal)\s*:\s*(.*)")
+
+
+def packaged_sets() -> list[str]:
+    """Names of the benchmark sets shipped with tilepdb: the data files with a board or goal header."""
+    return sorted(
+        path.stem for path in data_folder().glob("*.txt")
+        if any(HEADER.fullmatch(line.strip()) for line in path.read_text().splitlines())
+    )
+
+
+def instance_path(source: str | Path) -> Path:
+    """The file `source` names: itself if it exists, else the packaged set of that name (e.g. "korf100")."""
+    path = Path(source)
+    if not path.exists() and str(source) in packaged_sets():
+        return data_folder() / f"{source}.txt"
+    return path
+
+
 def load_instances(
-    path: str | Path, board: str | None = None, goal=None, *, like: Puzzle | None = None
+    source: str | Path, board: str | None = None, goal=None, *, like: Puzzle | None = None
 ) -> tuple[Puzzle, list[Instance]]:
-    """Read an instance file; `board`/`goal` given here override the file's header.
+    """Read an instance file, given by path or as a packaged set's name; `board`/`goal` given
+    here override the file's header.
 
     `like` is the puzzle the file must be for (another file's): it stands in for a missing
     header, and a header that names another board or goal is refused. Raises InputError
     naming the file and line for any malformed line.
     """
-    path = Path(path)
+    path = instance_path(source)
     try:
         lines = path.read_text().splitlines()
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read instance file {path}: {error}") from None
+        offer = "" if path.exists() else f" (packaged sets: {', '.join(packaged_sets())})"
+        raise InputError(f"cannot read instance file {path}: {error}{offer}") from None
     header = {}
     rows = []
     for number, line in enumerate(lines, 1):
-        match = re.fullmatch(r"#\s*(board|goal)\s*:\s*(.*)", line.strip())
+        match = HEADER.fullmatch(line.strip())
         if match:
             header[match.group(1)] = match.group(2)
         elif line.strip() and not line.lstrip().startswith("#"):
