@@ -17,7 +17,7 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom, preset, preset_folder
 from pdb_build.store import CODECS, DEFAULT_CODEC, check_target, default_file_name
 from pdb_build.verify import verify_pdb
-from solvers.cli_support import EXIT_INVALID, EXIT_OK, OneLineParser, positive_int, run_guarded
+from solvers.cli_support import EXIT_INVALID, EXIT_OK, OneLineParser, positive_int, run_guarded, show_progress
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle, parse_board
 
@@ -69,7 +69,7 @@ def _build_pdb(args) -> int:
     for pattern, entries, space in zip(partition.patterns, plan.table_entries, plan.spaces):
         print(f"  tiles {','.join(map(str, pattern)):<24} {entries:>13,} entries, BFS over {space.n_states:,} states")
     print(f"memory needed {plan.memory_needed / 2**20:,.0f} MiB; writing {out}")
-    path, built = build_pdb_file(plan, out, force=args.force, progress=not args.quiet, codec=args.codec)
+    path, built = build_pdb_file(plan, out, force=args.force, progress=show_progress(args.quiet), codec=args.codec)
     for table in built:
         stats = table_stats(table.table)
         print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {stats.max}, "

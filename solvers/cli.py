@@ -29,6 +29,7 @@ from solvers.cli_support import (
     positive_float,
     positive_int,
     run_guarded,
+    show_progress,
 )
 from solvers.distributed import cluster_from_options, cluster_options, cluster_size
 from solvers.errors import InputError
@@ -184,11 +185,11 @@ def _solve_batch(args) -> int:
         raise InputError("--out needs a file name")
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.instances).stem}-{_slug(heuristic.name)}.csv"
     with cluster_from_options(args, args.jobs) as client:
-        where = f"{args.jobs} jobs" if client is None else f"Dask cluster of {cluster_size(client)} workers"
+        where = count(args.jobs, "job") if client is None else f"Dask cluster of {cluster_size(client)} workers"
         print(f"{len(instances)} instances of {puzzle}, {args.algorithm} with {heuristic.name}, {where}, writing {out}")
         summary = solve_batch(
             puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
-            node_limit=args.node_limit, time_limit=args.time_limit, progress=not args.quiet,
+            node_limit=args.node_limit, time_limit=args.time_limit, progress=show_progress(args.quiet),
             report=lambda line: print(line, file=sys.stderr), client=client,
         )
     print("\n".join(summary.lines()))
@@ -263,7 +264,7 @@ def _compare_heuristics(args, command: str) -> int:
     solving = f", solving {count(len(instances), 'instance')} from {args.instances}" if instances else ""
     print(f"{puzzle.board} board, goal {' '.join(map(str, puzzle.goal))}: {count(len(states), 'state')} ({source})"
           f"{solving}; heuristics {', '.join(h.name for h in heuristics)}; writing {args.out}")
-    comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact, progress=not args.quiet)
+    comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact, progress=show_progress(args.quiet))
     meta = {"command": command, "package_version": package_version(), "seed": args.seed, "source": source}
     for path in write_report(comparison, args.out, meta, force=args.force):
         print(f"wrote {path}")

@@ -39,6 +39,12 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
         return EXIT_INTERRUPTED
 
 
+def show_progress(quiet: bool) -> bool:
+    """Whether a command draws progress bars: not with --quiet, and only on a terminal, so that
+    a log or a pipe gets whole lines (such as MISMATCH: ...) and no bar fragments."""
+    return not quiet and sys.stderr.isatty()
+
+
 def positive(convert: Callable[[str], float], noun: str, largest: float) -> Callable[[str], float]:
     """An argparse type: `convert` the text and require 0 < value <= `largest`."""
 

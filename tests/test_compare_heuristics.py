@@ -14,7 +14,7 @@ from solvers import cli
 from solvers.cli import compare_heuristics_main
 from solvers.errors import InputError
 from solvers.experiments import compare
-from solvers.heuristics import Baseline
+from solvers.heuristics import baseline
 from solvers.instances import load_instances
 from solvers.reports import figures
 from tests import naive
@@ -164,7 +164,7 @@ def test_force_never_replaces_a_file_no_manifest_of_its_own_names(tmp_path, caps
 def comparison():
     puzzle, instances = load_instances("data/hardest8-31.txt")
     states = np.array(list(distances(3, 3, BLANK_FIRST_3X3))[::300], dtype=np.uint8)
-    heuristics = [Baseline(puzzle, "manhattan"), Baseline(puzzle, "linear-conflict")]
+    heuristics = [baseline(puzzle, "manhattan"), baseline(puzzle, "linear-conflict")]
     return compare(puzzle, heuristics, states, instances=instances)
 
 

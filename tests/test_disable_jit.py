@@ -17,7 +17,7 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
 from pdb_build.ranking import PlacementRanking
 from pdb_build.store import checksum
-from solvers.heuristic_spec import from_spec
+from solvers.heuristics import from_spec
 from solvers.instances import load_instances
 from solvers.solve import solve
 

@@ -156,3 +156,20 @@ def _row(states, state):
 def _with_paths(spec: str, paths: dict) -> str:
     """`spec` with each pdb:NAME replaced by the path of that fixture file."""
     return re.sub(r"pdb:([\w-]+?)(?=[+,)]|$)", lambda m: f"pdb:{paths[m.group(1)]}", spec)
+
+
+@pytest.mark.parametrize("spec", KINDS[1:] + ["max(pdb:4-4+reflect, walking-distance, lc)", "sum(pdb:a, pdb:b)"])
+def test_ida_counts_equal_a_naive_ida_that_evaluates_every_node_from_scratch(pdb_files, spec):
+    """The kernels evaluate children incrementally (each kind from its scratch row); a naive IDA*
+    that calls h on every node from scratch must see the same iterations and counters."""
+    puzzle, paths = pdb_files
+    heuristic = from_spec(puzzle, _with_paths(spec, paths))
+    exact = distances(3, 3, STANDARD_3X3)
+    states = [s for s in exact if 12 <= exact[s] <= 20]  # the naive search is slow
+    for i in np.random.default_rng(9).choice(len(states), 10, replace=False):
+        result = solve(puzzle, np.array(states[i], dtype=np.uint8), "ida", heuristic)
+        length, passes = naive.ida_star_counts(
+            states[i], STANDARD_3X3, 3, 3, lambda s: heuristic(np.array(s, dtype=np.uint8))
+        )
+        assert result.length == length == exact[states[i]]
+        assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes
