@@ -204,8 +204,7 @@ def compare_heuristics_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="compare-heuristics",
         description="Compare heuristics on sampled states (strength) and on instances (IDA* effort, KRE prediction).",
-        epilog="Heuristic specs: zero, hamming, manhattan, linear-conflict, pdb:PATH, pdb:PATH+reflect, "
-        "max(pdb:A,pdb:B). Exit status: 0 done (every instance solved at its known length), 1 a length differs "
+        epilog=f"Heuristic specs: {accepted_forms()}; e.g. max(pdb:FILE+reflect, walking-distance). Exit status: 0 done (every instance solved at its known length), 1 a length differs "
         "from a known optimum, 2 invalid input, 130 interrupted.",
     )
     parser.add_argument("--board", help="RxC, rows x columns (default: the header of the --instances or --states "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from solvers.errors import InputError
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_GAVE_UP, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -26,7 +28,8 @@ def _interrupt(signal_number, frame):
 def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
     """Run a command's body; InputError becomes one line on stderr (the lines of a longer
     message joined by spaces) and exit status 2,
-    Ctrl-C or SIGTERM becomes `interrupted` on stderr and exit status 130."""
+    Ctrl-C or SIGTERM becomes `interrupted` on stderr and exit status 130; a reader of stdout
+    that went away (`| head`) ends the command quietly with status 141."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         return body()
@@ -37,6 +40,9 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
     except KeyboardInterrupt:
         print(f"{prog}: {interrupted}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return EXIT_BROKEN_PIPE
 
 
 def show_progress(quiet: bool) -> bool:

@@ -5,6 +5,7 @@ watch a stop flag), and solve-batch --jobs 1 keeps the rows written so far."""
 from __future__ import annotations
 
 import signal
+import subprocess
 import time
 
 import pytest
@@ -54,3 +55,14 @@ def test_solve_batch_with_one_job_keeps_its_rows_when_interrupted(tmp_path):
     assert process.returncode == 130, err[-800:]
     assert err.endswith("interrupted; the rows written so far are kept, rerun to resume\n"), err[-800:]
     assert data_rows(out) >= 1
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    """`solve-puzzle ... | true` (the reader is gone before the first line): no BrokenPipeError
+    traceback, status 141 (128 + SIGPIPE)."""
+    command = " ".join(f"'{part}'" for part in script("solve-puzzle")) + " '8 6 7 2 5 4 3 0 1' --show-boards"
+    err = tmp_path / "err.txt"
+    done = subprocess.run(["bash", "-c", f"set -o pipefail; {command} 2>{err} | true"], capture_output=True,
+                          text=True, timeout=120)
+    assert err.read_text() == ""
+    assert done.returncode == 141

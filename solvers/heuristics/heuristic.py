@@ -32,11 +32,11 @@ class Heuristic:
             if term.puzzle != puzzle:
                 raise InputError(f"heuristic {term.name} is for {term.puzzle}, not {puzzle}")
         self.puzzle = puzzle
-        self.terms = tuple(terms)
         self.name = name or (terms[0].name if len(terms) == 1 else f"max({', '.join(t.name for t in terms)})")
         self.spec = spec or (terms[0].spec if len(terms) == 1 else f"max({', '.join(t.spec for t in terms)})")
-        columns = np.cumsum([0] + [t.width for t in terms])
-        self.leaves = tuple(Leaf(t.data, int(c)) for t, c in zip(terms, columns))
+        self.terms = tuple(sorted(terms, key=lambda t: t.evaluated_last))  # the order of evaluation
+        columns = np.cumsum([0] + [t.width for t in self.terms])
+        self.leaves = tuple(Leaf(t.data, int(c)) for t, c in zip(self.terms, columns))
         self.n_columns = max(1, int(columns[-1]))
 
     def kernel(self, compiled):

@@ -32,10 +32,10 @@ class LinearConflict(NamedTuple):
 def term(puzzle: Puzzle) -> Term:
     """Linear conflict on `puzzle`."""
     data = LinearConflict(cost_table(puzzle, "manhattan"), puzzle.goal_cell, puzzle.rows, puzzle.cols)
-    return Term(puzzle, "linear-conflict", "linear-conflict", data, 1)
+    return Term(puzzle, "linear-conflict", "linear-conflict", data, 1, evaluated_last=True)
 
 
-@kernel
+@inline_kernel
 def _line_excess(board, goal_cell, rows, cols, line, is_row):
     """Tiles in `line` whose goal is in that line, minus the longest run of them in goal order.
 
@@ -83,7 +83,7 @@ def _start(data, board, position, scratch, row, column):
     return h
 
 
-@kernel
+@inline_kernel
 def _conflict_change(board, goal_cell, rows, cols, tile, source, target):
     """Change of 2 x the conflicts when `tile` has just moved from `source` to `target`.
 

@@ -199,20 +199,21 @@ def _bits_below(mask, cell):
 
 
 @inline_kernel
-def _instance_value(data, instance, lookup, position):
+def _instance_value(instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                    binomials, instance_pattern, lookup_tile, lookup_cell):
     """The table entry of `instance` (a pattern in `lookup`) for the tiles' current positions."""
-    pattern = data.instance_pattern[instance]
-    k = data.pattern_k[pattern]
+    pattern = instance_pattern[instance]
+    k = pattern_k[pattern]
     mask = np.int64(0)  # the cells of the tiles after tile i, then of all
     order_rank = 0
     weight = 1  # (k - 1 - i)!
     for i in range(k - 1, -1, -1):
-        cell = data.lookup_cell[lookup, position[data.lookup_tile[lookup, data.pattern_tiles[pattern, i]]]]
+        cell = lookup_cell[lookup, position[lookup_tile[lookup, pattern_tiles[pattern, i]]]]
         order_rank += _bits_below(mask, cell) * weight
         weight *= k - i
         mask |= np.int64(1) << cell
-    index = _map_rank(mask, data.binomials) * data.pattern_factorial[pattern] + order_rank
-    return np.int64(data.tables[data.table_offset[pattern] + index])
+    index = _map_rank(mask, binomials) * pattern_factorial[pattern] + order_rank
+    return np.int64(tables[table_offset[pattern] + index])
 
 
 @inline_kernel
@@ -230,23 +231,47 @@ def _combine(lookup_start, scratch, row, column):
 
 @inline_kernel
 def _start(data, board, position, scratch, row, column):
-    lookup_start = data.lookup_start
+    return _lookups_start(
+        scratch, row, column, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k, data.pattern_factorial,
+        data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected,
+    )
+
+
+@inline_kernel
+def _lookups_start(scratch, row, column, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                   binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected):
     for lookup in range(lookup_start.shape[0] - 1):
         for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-            scratch[row, column + instance] = _instance_value(data, instance, lookup, position)
+            scratch[row, column + instance] = _instance_value(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell,
+            )
     return _combine(lookup_start, scratch, row, column)
 
 
 @inline_kernel
 def _child(data, board, position, scratch, row, column, tile, source, target):
-    affected = data.affected
-    for instance in range(data.instance_pattern.shape[0]):
+    return _lookups_child(
+        scratch, row, column, tile, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k, data.pattern_factorial,
+        data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected,
+    )
+
+
+@inline_kernel
+def _lookups_child(scratch, row, column, tile, position, tables, table_offset, pattern_tiles, pattern_k,
+                   pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected):
+    """The arrays are passed one by one: reading them out of the data tuple inside the loops
+    would cost reference counting at every access."""
+    for instance in range(instance_pattern.shape[0]):
         scratch[row + 1, column + instance] = scratch[row, column + instance]
     for lookup in range(affected.shape[0]):
         instance = affected[lookup, tile]
         if instance >= 0:
-            scratch[row + 1, column + instance] = _instance_value(data, instance, lookup, position)
-    return _combine(data.lookup_start, scratch, row + 1, column)
+            scratch[row + 1, column + instance] = _instance_value(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell,
+            )
+    return _combine(lookup_start, scratch, row + 1, column)
 
 
 register_kind(PdbLookups, _start, _child)
