@@ -127,3 +127,28 @@ def test_a_single_instance_left_is_split_over_the_jobs(instance_file, tmp_path):
     sequential = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "seq.csv", jobs=1)
     assert row["iterations"].split()[:-1] == _rows(tmp_path / "seq.csv")[0]["iterations"].split()[:-1]
     assert sequential.n_solved == 1
+
+
+def test_rows_record_their_settings_and_a_resume_with_other_settings_is_refused(instance_file, tmp_path):
+    """Each row names its algorithm, heuristic and tables (file and SHA-256); rows of runs with
+    other settings never mix: the second run is refused and the file left as it was."""
+    from pdb_build.build import build_pdb_file, plan_build
+    from pdb_build.partitions import preset
+    from pdb_build.store import load_partition
+    from solvers.heuristics import from_spec
+
+    puzzle, instances = load_instances(instance_file)
+    pdb, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4")), tmp_path / "44.h5")
+    out = tmp_path / "rows.csv"
+    solve_batch(puzzle, instances[:3], from_spec(puzzle, f"pdb:{pdb}+reflect"), out)
+    rows = _rows(out)
+    checksum = load_partition(pdb, puzzle).checksum
+    assert {(r["algorithm"], r["heuristic"], r["tables"]) for r in rows} == {("ida", "pdb:44.h5+reflect", f"44.h5={checksum}")}
+    before = out.read_text()
+    for heuristic, algorithm in [(from_spec(puzzle, f"pdb:{pdb}"), "ida"), (from_spec(puzzle, f"pdb:{pdb}+reflect"), "astar"),
+                                 (baseline(puzzle, "manhattan"), "ida")]:
+        with pytest.raises(InputError, match="holds rows solved with ida \\+ pdb:44.h5\\+reflect .*not with"):
+            solve_batch(puzzle, instances, heuristic, out, algorithm=algorithm)
+        assert out.read_text() == before
+    summary = solve_batch(puzzle, instances[:5], from_spec(puzzle, f"pdb:{pdb}+reflect"), out)
+    assert summary.n_resumed == 3 and summary.n_solved == 5
