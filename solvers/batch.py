@@ -95,8 +95,11 @@ def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict
     }
 
 
-def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance], settings: dict) -> dict[int, dict]:
-    """The valid rows of an earlier run's output, by instance id.
+def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
+                       settings: dict) -> tuple[dict[int, dict], dict[int, dict]]:
+    """The valid rows of an earlier run's output, by instance id: those of `instances`, and the
+    complete rows of other instances of the file (kept in the file, never dropped, when a run
+    selects fewer instances with --only or --first).
 
     A row is kept when it is complete (ends with a new line, has every field), names an
     instance of this set once, and, if solved, its moves replay from that instance to the
@@ -105,25 +108,32 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance], se
     a one-line InputError: rows of different runs never mix.
     """
     if not path.exists():
-        return {}
+        return {}, {}
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read {path} to resume it: {error}") from None
     if text and not text.startswith(",".join(ROW_FIELDS) + "\n"):
+        if text.startswith(",".join(ROW_FIELDS[: -len(SETTINGS_FIELDS)]) + "\n"):
+            raise InputError(f"{path} was written by an older solve-batch, without the algorithm, heuristic and "
+                             "tables of its rows; choose another --out (or move the file away) to start afresh")
         raise InputError(f"{path} exists and is not a solve-batch results file; choose another --out")
     if not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
     by_id = {i.number: i for i in instances}
     kept: dict[int, dict] = {}
+    others: dict[int, dict] = {}
     for row in csv.DictReader(text.splitlines()):
         try:
             number = int(row["id"])
-            instance = by_id[number]
-            if None in row.values() or set(row) != set(ROW_FIELDS) or number in kept:
+            if None in row.values() or set(row) != set(ROW_FIELDS) or number in kept or number in others:
                 continue
             if any(row[f] != str(settings[f]) for f in SETTINGS_FIELDS):
                 raise _OtherSettings(row)
+            if number not in by_id:
+                others[number] = row
+                continue
+            instance = by_id[number]
             if row["status"] == SOLVED:
                 puzzle.check_solution(instance.start, row["moves"], int(row["length"]))
             kept[number] = row
@@ -132,7 +142,7 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance], se
                              "resume with the same settings or choose another --out") from None
         except (KeyError, ValueError, TypeError, SolutionError, PuzzleError):
             continue
-    return kept
+    return kept, others
 
 
 class _OtherSettings(Exception):
@@ -243,9 +253,9 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit,
         checked_start(puzzle, instance.start)
     began = time.perf_counter()
     settings = run_settings(algorithm, heuristic)
-    kept = read_finished_rows(out, puzzle, instances, settings)
+    kept, others = read_finished_rows(out, puzzle, instances, settings)
     rows = dict(kept)
-    write_csv(out, [r for _, r in sorted(rows.items())], ROW_FIELDS)
+    write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
     todo = [i for i in instances if i.number not in rows]
     _WORK.update(puzzle=puzzle, algorithm=algorithm, heuristic=heuristic,
                  limits={"node_limit": node_limit, "time_limit": time_limit})
@@ -262,7 +272,7 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit,
                 report(f"MISMATCH: instance {instance.number} solved in {result.length} moves, "
                        f"but its known optimal length is {instance.optimal}")
             bar.update(1)
-    write_csv(out, [rows[i.number] for i in instances if i.number in rows], ROW_FIELDS)
+    write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
     return _summary(instances, rows, len(kept), time.perf_counter() - began)
 
 

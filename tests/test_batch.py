@@ -152,3 +152,13 @@ def test_rows_record_their_settings_and_a_resume_with_other_settings_is_refused(
         assert out.read_text() == before
     summary = solve_batch(puzzle, instances[:5], from_spec(puzzle, f"pdb:{pdb}+reflect"), out)
     assert summary.n_resumed == 3 and summary.n_solved == 5
+
+
+def test_a_run_on_fewer_instances_keeps_the_other_rows_of_its_file(instance_file, tmp_path):
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "rows.csv"
+    solve_batch(puzzle, instances[:6], baseline(puzzle, "manhattan"), out)
+    everything = _rows(out)
+    summary = solve_batch(puzzle, instances[2:3], baseline(puzzle, "manhattan"), out)
+    assert summary.n_resumed == 1 and summary.n_instances == 1
+    assert _rows(out) == everything

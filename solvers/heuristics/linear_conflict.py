@@ -16,7 +16,7 @@ import numpy as np
 from solvers.heuristics.dispatch import register_kind
 from solvers.heuristics.term import Term
 from solvers.heuristics.tile_cost import cost_table
-from solvers.jit import inline_kernel, kernel
+from solvers.jit import inline_kernel
 from solvers.puzzle import Puzzle
 
 MAX_LINE = 8

@@ -117,10 +117,11 @@ def merge_sum(terms: list[PdbTerm], name: str, spec: str) -> PdbTerm:
     unless each term is one additive file without reflection and no tile is in two of them."""
     tiles_seen: set[int] = set()
     for term in terms:
-        if len(term.lookups) != 1 or term.lookups[0].view != IDENTITY or term.databases[0].cost_model != ADDITIVE:
+        if len(term.lookups) != 1 or term.lookups[0].view != IDENTITY or any(
+                d.cost_model != ADDITIVE for d in term.databases):
             raise InputError(f"sum(...): {term.name} is not one additive PDB file without +reflect; "
                              "only disjoint additive tables may be added (take max(...) otherwise)")
-        tiles = {t for p in term.databases[0].partition.patterns for t in p}
+        tiles = {t for d, p in term.lookups[0].patterns for t in term.databases[d].partition.patterns[p]}
         if tiles & tiles_seen:
             raise InputError(f"sum(...): {term.name} shares tiles {sorted(tiles & tiles_seen)} with another part; "
                              "only disjoint patterns are additive")

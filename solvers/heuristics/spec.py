@@ -8,19 +8,21 @@
 
 `max(...)` takes the maximum over any heuristics; `sum(...)` adds PDB files whose patterns
 are disjoint and additive, and is refused with the reason otherwise. Names and prefixes are
-case-insensitive; paths and module names are taken as written.
+case-insensitive; paths and module names are taken as written (a path in a spec cannot hold
+`,`, `(` or `)`; `--pdb FILE` takes any path).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import threading
 
 from solvers.errors import InputError
 from solvers.heuristics.heuristic import Heuristic
 from solvers.heuristics.kinds import ALIASES, NAMED, PREFIXED
-from solvers.heuristics.pdb_files import file_stamp
-from solvers.heuristics.pdb_lookup import PdbTerm, merge_max, merge_sum
+from solvers.heuristics.pdb_files import file_stamp, loaded
+from solvers.heuristics.pdb_lookup import PdbTerm, file_term, merge_max, merge_sum
 from solvers.heuristics.term import Term
 from solvers.puzzle import Puzzle
 
@@ -36,11 +38,7 @@ def from_spec(puzzle: Puzzle, spec: str) -> Heuristic:
     """The heuristic `spec` names, bound to `puzzle` (PDB files are loaded and verified)."""
     if not isinstance(spec, str) or not spec.strip():
         raise InputError(f"no heuristic given; accepted: {accepted_forms()}")
-    terms = _terms(puzzle, spec.strip(), spec)
-    if len(terms) == 1:
-        return Heuristic(puzzle, terms)
-    return Heuristic(puzzle, terms, name=f"max({', '.join(t.name for t in terms)})",
-                     spec=f"max({', '.join(t.spec for t in terms)})")
+    return Heuristic(puzzle, _terms(puzzle, spec.strip(), spec))
 
 
 def combine_max(puzzle: Puzzle, heuristics: list[Heuristic]) -> Heuristic:
@@ -124,8 +122,8 @@ def from_options(puzzle: Puzzle, heuristic: str, pdb_files: list[str] | None, re
     if heuristic.strip().lower() == "pdb":
         if not pdb_files:
             raise InputError("--heuristic pdb needs at least one --pdb FILE (built by build-pdb)")
-        suffix = "+reflect" if reflect else ""
-        return from_spec(puzzle, "max(" + ", ".join(f"pdb:{path}{suffix}" for path in pdb_files) + ")")
+        return Heuristic(puzzle, _merged_max([file_term(puzzle, loaded(path, puzzle), reflect=reflect)
+                                              for path in pdb_files]))
     if pdb_files or reflect:
         raise InputError("--pdb and --reflect go with --heuristic pdb")
     return from_spec(puzzle, heuristic)
@@ -136,9 +134,11 @@ _CACHING = threading.Lock()
 
 
 def cached_from_spec(puzzle: Puzzle, spec: str) -> Heuristic:
-    """`from_spec`, built once per process for each (puzzle, spec, file stamps): what a worker
-    process or a Dask worker calls to rebuild a heuristic from its recipe."""
-    key = (repr(puzzle), spec, tuple(file_stamp(w[4:].removesuffix("+reflect")) for w in _pdb_words(spec)))
+    """`from_spec`, kept for the next call with the same (puzzle, spec, file stamps); one
+    heuristic per process (tables are large): what a worker process or a Dask worker calls to
+    rebuild a heuristic from its recipe, once."""
+    key = (repr(puzzle), spec, tuple(file_stamp(re.sub(r"\+reflect$", "", w[4:], flags=re.IGNORECASE))
+                                     for w in _pdb_words(spec)))
     with _CACHING:
         if key not in _CACHED:
             _CACHED.clear()  # one heuristic per process: tables are large

@@ -13,10 +13,12 @@ class Term:
 
     `name` is what reports show; `spec` is the exact text `from_spec` rebuilds it from in any
     process (files by absolute path). `provenance` lists (file, checksum) of the tables it
-    reads. `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
-inlined kernel, when others follow it, made numba's code for max(...) up to 3x slower
-(measured on Korf's instances; after the others it costs what it costs alone). `cacheable` is False where the data holds what numba cannot find again in another
-    process (a user's function): searches then compile without the disk cache. A kind that can merge several of its terms into one (PDB lookups) subclasses Term.
+    reads. `cacheable` is False where the data holds what numba cannot find again in another
+    process (a user's function): searches then compile without the disk cache.
+    `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
+    inlined kernel, when others followed it, made numba's code for max(...) up to 3x slower
+    (measured on Korf's instances); last, it costs what it costs alone. A kind that can merge
+    several of its terms into one (PDB lookups) subclasses Term.
     """
 
     puzzle: Puzzle
@@ -26,4 +28,4 @@ inlined kernel, when others follow it, made numba's code for max(...) up to 3x s
     width: int
     provenance: tuple[tuple[str, str], ...] = field(default=())
     cacheable: bool = True  # False where numba cannot cache a kernel compiled for the data
-    evaluated_last: bool = False  # see below
+    evaluated_last: bool = False

@@ -20,9 +20,6 @@ from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel
 from solvers.puzzle import Puzzle
 
-NAMES = ("zero", "hamming", "manhattan")
-
-
 class TileCost(NamedTuple):
     cost: np.ndarray  # uint8[tile, cell]
 
@@ -45,7 +42,7 @@ def cost_table(puzzle: Puzzle, name: str) -> np.ndarray:
 
 
 def term(puzzle: Puzzle, name: str) -> Term:
-    """The term of `name` (one of NAMES) on `puzzle`."""
+    """The term of `name` (zero, hamming or manhattan) on `puzzle`."""
     return Term(puzzle, name, name, TileCost(cost_table(puzzle, name)), 1)
 
 

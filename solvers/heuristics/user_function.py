@@ -21,6 +21,7 @@ import importlib
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import config
 from numba.core.registry import CPUDispatcher
 
 from solvers.errors import InputError
@@ -42,18 +43,34 @@ class UserIncremental(NamedTuple):
 
 
 def user_term(puzzle: Puzzle, function, child=None) -> Term:
-    """A term evaluating the numba function `function` (and `child` after a move, if given)."""
-    for f in (function, child):
-        if f is not None and not isinstance(f, CPUDispatcher):
+    """A term evaluating the numba function `function` (and `child` after a move, if given).
+
+    Refused (one-line InputError): anything but numba-compiled functions (plain functions are
+    accepted when NUMBA_DISABLE_JIT=1, where numba compiles nothing), and a function that does
+    not return 0 at the goal (a search could never recognise the goal).
+    """
+    for f in (function,) if child is None else (function, child):
+        if not _compiled(f):
             raise InputError(f"{getattr(f, '__name__', f)!r} is not a numba-compiled function; decorate it "
                              "with @numba.njit")
-    names = [f"{f.py_func.__module__}:{f.py_func.__qualname__}" for f in (function, child) if f is not None]
-    if child is not None and child.py_func.__module__ != function.py_func.__module__:
+    try:
+        at_goal = function(puzzle.goal.copy())
+    except Exception as error:  # noqa: BLE001 - whatever the user's function raises becomes one line
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise InputError(f"{function.__name__} fails on a board of {puzzle.board}: {type(error).__name__}: {first}") from None
+    if at_goal != 0:
+        raise InputError(f"{function.__name__} gives {at_goal!r} at the goal, not 0; a heuristic must be 0 there")
+    plain = [getattr(f, "py_func", f) for f in (function, child) if f is not None]
+    if len({f.__module__ for f in plain}) > 1:
         raise InputError("the function and its incremental form must be defined in the same module")
-    spec = PREFIX + ":".join([names[0]] + [n.split(":", 1)[1] for n in names[1:]])
-    name = PREFIX + function.py_func.__qualname__
+    spec = PREFIX + ":".join([plain[0].__module__] + [f.__qualname__ for f in plain])
+    name = PREFIX + plain[0].__qualname__
     data = UserFunction(function) if child is None else UserIncremental(function, child)
     return Term(puzzle, name, spec, data, 1, cacheable=False)
+
+
+def _compiled(function) -> bool:
+    return isinstance(function, CPUDispatcher) or (config.DISABLE_JIT and callable(function))
 
 
 def term_from_spec(puzzle: Puzzle, text: str) -> Term:
@@ -63,8 +80,9 @@ def term_from_spec(puzzle: Puzzle, text: str) -> Term:
         raise InputError(f"heuristic {text!r}: write user:MODULE:FUNCTION or user:MODULE:FUNCTION:CHILD")
     try:
         module = importlib.import_module(parts[0])
-    except ImportError as error:
-        raise InputError(f"heuristic {text!r}: cannot import module {parts[0]!r} ({error})") from None
+    except Exception as error:  # noqa: BLE001 - ImportError, or whatever the module raises on import
+        raise InputError(f"heuristic {text!r}: cannot import module {parts[0]!r} ({type(error).__name__}: "
+                         f"{str(error).splitlines()[0] if str(error) else ''})") from None
     functions = []
     for name in parts[1:]:
         if not hasattr(module, name):

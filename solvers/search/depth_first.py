@@ -31,14 +31,14 @@ N_DIRECTIONS = 4
 
 
 @kernel
-def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns, moves, stop, root_forbidden=-1):
-    """Depth-first pass with f <= bound from `board` (restored on return unless FOUND).
+def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns, moves, stop, root_forbidden):
+    """Depth-first pass with f <= bound from `board` (restored on EXHAUSTED).
 
     `leaves` and `n_columns` are a Heuristic's (solvers/heuristics); the pass allocates its
     own scratch. `moves` must hold at least `bound` entries; on FOUND its first `length`
     entries are the solution and `board` is the goal. `root_forbidden` is a move not to try at
     the root (the move back to the root's parent when the root is inside a larger tree, -1 for
-    none). `node_limit` caps nodes expanded (0 = no cap); setting stop[0] (from another
+    none; always passed, so that all callers share one compiled kernel). `node_limit` caps nodes expanded (0 = no cap); setting stop[0] (from another
     thread) ends the pass within STOP_CHECK_INTERVAL expansions.
     Returns (outcome, length, next_bound, nodes_expanded, nodes_generated), where next_bound
     is the smallest f above `bound` that was cut off (NO_BOUND if none).
@@ -114,7 +114,7 @@ def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic):
     goal = puzzle.goal.copy()
     heuristic(goal)
     bounded_pass(goal, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
-                 np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8))
+                 np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), -1)
     return bounded_pass
 
 
@@ -172,7 +172,7 @@ def deepening_search(
         if node_limit and budget <= 0:
             reason = f"node limit of {node_limit:,} expanded nodes reached"
             break
-        outcome, length, next_bound, n_exp, n_gen = interruptible(bounded_pass, (board, bound, budget, *args, moves, stop), stop)
+        outcome, length, next_bound, n_exp, n_gen = interruptible(bounded_pass, (board, bound, budget, *args, moves, stop, -1), stop)
         expanded += n_exp
         generated += n_gen
         passes.append(Iteration(bound, n_exp, n_gen))
