@@ -11,7 +11,7 @@ at least Manhattan's row-and-column parts taken as lines, and often more.
 
 Tables are built on first use for a board and goal and kept for the process (a 4x4 board has
 24,964 matrices per part, built in 0.4 s); `MAX_STATES` refuses boards whose tables would take
-minutes (4x5, 5x5 and larger; every board of up to 16 cells fits). At run time a part is the index
+minutes or whose keys would not fit 62 bits (accepted: 2x2-2x6, 3x2-3x5, 4x2-4x4, 5x2, 5x3, 6x2). At run time a part is the index
 of its matrix: a move looks up the next index in a table by the direction of the blank and the
 goal line of the moved tile, so h is two table reads per node.
 """
