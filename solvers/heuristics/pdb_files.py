@@ -38,7 +38,7 @@ def loaded(path: str | Path, puzzle: Puzzle) -> PatternDatabase:
         if key not in _LOADED:
             if len(_LOADED) >= MAX_LOADED:
                 _LOADED.pop(next(iter(_LOADED)))
-            _LOADED[key] = load_partition(resolved, puzzle)
+            _LOADED[key] = load_partition(Path(path).absolute(), puzzle)  # named as given, wherever the cwd goes
         return _LOADED[key]
 
 
