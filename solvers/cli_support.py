@@ -59,8 +59,11 @@ def positive(convert: Callable[[str], float], noun: str, largest: float) -> Call
             value = convert(text)
         except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
-        if not 0 < value <= largest:
-            raise argparse.ArgumentTypeError(f"{text!r} must be positive and at most {largest:g}")
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} must be positive" + (" (1 or more)" if convert is int else ""))
+        if value > largest:
+            shown = f"{largest:,}" if convert is int else f"{largest:g}"
+            raise argparse.ArgumentTypeError(f"{text!r} is too large; the most is {shown}")
         return value
 
     return parse
