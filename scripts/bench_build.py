@@ -40,7 +40,7 @@ def build_one(board: str, name: str, out: str) -> None:
     puzzle = Puzzle(*parse_board(board), blank_first(board))
     plan = plan_build(puzzle, preset(puzzle, name))
     began = time.perf_counter()
-    path, built = build_pdb_file(plan, out, force=True, progress=True)
+    path, built = build_pdb_file(plan, out, force=True, progress=sys.stderr.isatty())
     print(json.dumps({
         "tables": [{"tiles": list(t.pattern), "entries": int(t.table.size), "seconds": t.seconds} for t in built],
         "total_seconds": time.perf_counter() - began,

@@ -47,7 +47,7 @@ def timed_load(path: Path, cold: bool) -> float:
 
 def main() -> None:
     puzzle = Puzzle(4, 4, list(range(16)))
-    database = load_or_build(puzzle, preset(puzzle, "7-8"), SOURCE, progress=True)
+    database = load_or_build(puzzle, preset(puzzle, "7-8"), SOURCE, progress=sys.stderr.isatty())
     with h5py.File(SOURCE) as handle:
         built = [
             BuiltTable(pattern, True, table, tuple(handle[f"pattern_{i}"].attrs["level_sizes"]),

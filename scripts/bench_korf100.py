@@ -38,7 +38,7 @@ def heuristic_for(puzzle, partition_name, reflect, name):
         return from_spec(puzzle, name), 0
     partition = preset(puzzle, partition_name)
     path = ROOT / "data" / "pdbs" / default_file_name(puzzle, partition)
-    database = load_or_build(puzzle, partition, path, progress=True)
+    database = load_or_build(puzzle, partition, path, progress=sys.stderr.isatty())
     return pdb_heuristic(puzzle, [database], reflect=reflect), database.buffer.nbytes
 
 
@@ -72,7 +72,7 @@ def main() -> int:
         out = folder / f"{name.replace(', ', '+')}.csv"
         out.unlink(missing_ok=True)
         began = time.perf_counter()
-        summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, progress=True,
+        summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, progress=sys.stderr.isatty(),
                               report=lambda line: print(line, file=sys.stderr))
         wall = time.perf_counter() - began
         failed |= bool(summary.mismatches) or summary.n_solved != len(chosen)

@@ -46,7 +46,7 @@ def main() -> int:
         chosen = instances[: args.manhattan_first] if name == "manhattan" else instances
         out = folder / f"{name}.csv"
         out.unlink(missing_ok=True)
-        summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, progress=True)
+        summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, progress=sys.stderr.isatty())
         published_h, published_nodes = PUBLISHED.get(name, ("", ""))
         rows.append({
             "heuristic": name, "mean_h_random": round(measured.mean, 3), "published_mean_h": published_h,

@@ -59,11 +59,11 @@ def solve_korf100() -> int:
     partition = preset(puzzle, "7-8")
     path = ROOT / "data" / "pdbs" / default_file_name(puzzle, partition)
     print(f"\nPDBs: {path.relative_to(ROOT)}" + ("" if path.exists() else " (building it once, about a minute)"))
-    heuristic = pdb_heuristic(puzzle, [load_or_build(puzzle, partition, path, progress=True)], reflect=True)
+    heuristic = pdb_heuristic(puzzle, [load_or_build(puzzle, partition, path, progress=sys.stderr.isatty())], reflect=True)
     out = ROOT / "results" / "korf100-7-8-reflect.csv"
     jobs = os.cpu_count() or 1
     print(f"Korf's 100 with IDA* + {heuristic.name} on {jobs} cores -> {out.relative_to(ROOT)}")
-    summary = solve_batch(puzzle, instances, heuristic, out, jobs=jobs, progress=True)
+    summary = solve_batch(puzzle, instances, heuristic, out, jobs=jobs, progress=sys.stderr.isatty())
     print("\n".join(summary.lines()))
     return len(summary.mismatches) + summary.n_not_solved
 
