@@ -10,6 +10,7 @@ results/bench_codecs.csv; the default codec of build-pdb is the fastest.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
