@@ -90,7 +90,6 @@ def _neighbours(placement):
 def test_the_kernel_names_the_same_first_bad_entry_as_its_naive_twin(pattern):
     puzzle = Puzzle(3, 3)
     full = _full_table(3, 3, STANDARD_3X3, pattern)
-    table = _as_array(puzzle, pattern, full)
     graph = placement_graph(puzzle, len(pattern))
     rng = np.random.default_rng(7)
     changes = 0
@@ -119,7 +118,7 @@ def test_a_bad_entry_is_found_in_a_four_by_four_table_and_by_sampling():
     table[123_456] += 2
     bad = check_table(table, puzzle, pattern, graph)
     assert bad.code == verify.STEEP_RISE and bad.index < 123_456  # found from a neighbour first
-    assert f"neighbour entry 123,456 " in verify.describe(bad, table, puzzle, pattern, graph)
+    assert "neighbour entry 123,456 " in verify.describe(bad, table, puzzle, pattern, graph)
     table[123_456] -= 1  # now odd: found at the entry itself, so by a sample holding it
     sample = np.array([5, 99, 123_456, 500_000], dtype=np.int64)
     assert check_table(table, puzzle, pattern, graph, sample=sample).index == 123_456
