@@ -251,11 +251,13 @@ def _instance_value(instance, lookup, position, blank, tables, table_offset, pat
         weight *= k - i
         mask |= np.int64(1) << cell
     map_rank = _map_rank(mask, binomials)
-    if pattern_zero_aware[pattern]:
-        cell = lookup_cell[lookup, blank]
-        map_rank = region_offset[pattern_region_start[pattern] + map_rank] + region_of_cell[
-            pattern_cell_start[pattern] + map_rank * lookup_cell.shape[1] + cell]
-    index = map_rank * pattern_factorial[pattern] + order_rank
+    # Without a branch: a conditional array read here made numba keep reference counting in
+    # the search loop (8x slower, plain tables too). A plain pattern (zero_aware = 0) reads
+    # the dummy first entries of region_offset and region_of_cell and keeps its map rank.
+    zero_aware = pattern_zero_aware[pattern]
+    region = region_offset[pattern_region_start[pattern] + map_rank * zero_aware] + region_of_cell[
+        pattern_cell_start[pattern] + (map_rank * lookup_cell.shape[1] + lookup_cell[lookup, blank]) * zero_aware]
+    index = (map_rank * (1 - zero_aware) + region) * pattern_factorial[pattern] + order_rank
     return np.int64(tables[table_offset[pattern] + index])
 
 
