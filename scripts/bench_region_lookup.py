@@ -5,9 +5,13 @@ A microbenchmark, not a search: ns per (map rank + region) over 2 M random (plac
 pairs, after checking that the flood fill numbers regions as the table does (by lowest cell).
 Run: PYTHONPATH=. python scripts/bench_region_lookup.py
 """
-import time, numpy as np, numba
+import time
+
+import numpy as np
+
 from pdb_build.abstraction import region_layout
 from pdb_build.ranking import binomial_table, _map_rank
+from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 
 R, C = 4, 4
@@ -16,7 +20,7 @@ FULL = (1 << N) - 1
 NOT_LEFT = sum(1 << c for c in range(N) if c % C != 0)       # cells with a left neighbour
 NOT_RIGHT = sum(1 << c for c in range(N) if c % C != C - 1)
 
-@numba.njit(inline="always")
+@inline_kernel
 def flood(seed, free):
     region = seed
     while True:
@@ -26,7 +30,7 @@ def flood(seed, free):
             return region
         region = grown
 
-@numba.njit(inline="always")
+@inline_kernel
 def region_index(mask, blank):
     free = ~mask & FULL
     own = flood(np.int64(1) << blank, free)
@@ -39,7 +43,7 @@ def region_index(mask, blank):
         count += 1
     return count
 
-@numba.njit
+@kernel
 def by_table(masks, blanks, binomials, block_offset, region_of_cell):
     total = 0
     for i in range(masks.shape[0]):
@@ -47,7 +51,7 @@ def by_table(masks, blanks, binomials, block_offset, region_of_cell):
         total += block_offset[m] + region_of_cell[m, blanks[i]]
     return total
 
-@numba.njit
+@kernel
 def by_flood(masks, blanks, binomials, block_offset):
     total = 0
     for i in range(masks.shape[0]):
@@ -55,7 +59,7 @@ def by_flood(masks, blanks, binomials, block_offset):
         total += block_offset[m] + region_index(masks[i], blanks[i])
     return total
 
-@numba.njit
+@kernel
 def check(masks, blanks, binomials, region_of_cell):
     for i in range(masks.shape[0]):
         m = _map_rank(masks[i], binomials)
