@@ -101,6 +101,22 @@ def abstract_space(puzzle: Puzzle, pattern: tuple[int, ...], additive: bool = Tr
     return space
 
 
+def region_layout(puzzle: Puzzle, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(block_offset, region_of_cell) of the additive space of any k-tile pattern on `puzzle`:
+    the layout a zero-aware table is indexed by, (block_offset[map] + region) * k! + order,
+    where region = region_of_cell[map, blank cell]. It depends on the board and k only (the
+    regions of a map do not depend on which tiles cover it); read-only arrays."""
+    n = puzzle.n_cells
+    check_pattern_size(n, k)
+    neighbours = np.ascontiguousarray(puzzle.neighbours, dtype=np.int64)
+    _, region_of_cell, n_regions = _regions(math.comb(n, k), n, k, binomial_table(n), neighbours, True)
+    block_offset = np.zeros(len(n_regions) + 1, dtype=np.int64)
+    np.cumsum(n_regions, out=block_offset[1:])
+    block_offset.setflags(write=False)
+    region_of_cell.setflags(write=False)
+    return block_offset, region_of_cell
+
+
 @kernel
 def _regions(n_maps, n_cells, k, binomials, neighbours, additive):
     """Masks of all maps, the region of every free cell per map, and the regions per map."""

@@ -9,7 +9,9 @@ entry equal to d.
 
 The stored table has one byte per placement (ranking.py): the smallest value over the
 blank's regions, UNREACHED where no region was reached (only when the pattern holds every
-tile but the blank: then half the placements are unsolvable).
+tile but the blank: then half the placements are unsolvable). A *zero-aware* table
+(`build_table(..., zero_aware=True)`) is the work table itself: one byte per (placement,
+blank region), indexed as abstraction.py lays the states out.
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ class BuiltTable:
 
     pattern: tuple[int, ...]
     additive: bool
-    table: np.ndarray  # uint8[N!/(N-k)!], indexed by ranking.py
+    table: np.ndarray  # uint8[N!/(N-k)!], indexed by ranking.py; zero-aware: the work table
     level_sizes: tuple[int, ...]  # abstract states first reached at each depth
     seconds: float
+    zero_aware: bool = False  # the table holds one value per (placement, blank region)
 
 
 def available_memory() -> int:
@@ -149,20 +152,30 @@ def work_bytes(space: AbstractSpace) -> int:
 
 
 def build_table(
-    space: AbstractSpace, pattern: tuple[int, ...], *, progress: bool = False, keep_work_table: bool = False
+    space: AbstractSpace, pattern: tuple[int, ...], *, progress: bool = False, keep_work_table: bool = False,
+    zero_aware: bool = False,
 ) -> tuple[BuiltTable, np.ndarray | None]:
     """Build the table of `pattern` (tiles, in the order the index uses) over its laid-out space.
 
     With `progress`, shows a tqdm bar advanced per BFS level. Returns the table and, with
     `keep_work_table`, the work table of (placement, region) distances (for tests and
-    verification), else None.
+    verification), else None. With `zero_aware` the table is the work table itself (one value
+    per (placement, blank region), indexed as abstraction.py lays the states out; additive
+    spaces only).
     """
+    if zero_aware and not space.additive:
+        raise InputError("a zero-aware table needs the additive cost model")
     began = time.perf_counter()
     work = np.full(space.n_states, UNREACHED, dtype=np.uint8)
     level_sizes = _search(space, work, pattern, progress)
-    table = np.empty(n_placements(space.n_cells, space.k), dtype=np.uint8)
-    _min_over_regions(work, space.block_offset, space.factorial_k, table)
-    built = BuiltTable(tuple(pattern), space.additive, table, tuple(level_sizes), time.perf_counter() - began)
+    if zero_aware:
+        table = work
+    else:
+        table = np.empty(n_placements(space.n_cells, space.k), dtype=np.uint8)
+        _min_over_regions(work, space.block_offset, space.factorial_k, table)
+    built = BuiltTable(
+        tuple(pattern), space.additive, table, tuple(level_sizes), time.perf_counter() - began, zero_aware
+    )
     return built, (work if keep_work_table else None)
 
 

@@ -30,33 +30,44 @@ class BuildPlan:
     partition: Partition
     additive: bool
     spaces: tuple[AbstractSpace, ...]
+    zero_aware: bool = False
 
     @property
     def table_entries(self) -> list[int]:
+        if self.zero_aware:
+            return [s.n_states for s in self.spaces]
         return [n_placements(self.puzzle.n_cells, len(p)) for p in self.partition.patterns]
 
     @property
     def memory_needed(self) -> int:
-        """Peak bytes: every finished table, plus the largest work table and its layout."""
+        """Peak bytes: every finished table, plus the largest work table and its layout (a
+        zero-aware table is its work table: counted once)."""
         layouts = [sum(a.nbytes for a in vars(s).values() if hasattr(a, "nbytes")) for s in self.spaces]
-        return sum(self.table_entries) + max(work_bytes(s) + b for s, b in zip(self.spaces, layouts))
+        work = [0 if self.zero_aware else work_bytes(s) for s in self.spaces]
+        return sum(self.table_entries) + max(w + b for w, b in zip(work, layouts))
 
 
-def plan_build(puzzle: Puzzle, partition: Partition, additive: bool = True) -> BuildPlan:
-    """Lay out the partition's patterns, refusing up front any that cannot fit in memory."""
+def plan_build(puzzle: Puzzle, partition: Partition, additive: bool = True, zero_aware: bool = False) -> BuildPlan:
+    """Lay out the partition's patterns, refusing up front any that cannot fit in memory (and a
+    zero-aware build of non-additive tables)."""
+    if zero_aware and not additive:
+        raise InputError("zero-aware tables are additive: --zero-aware cannot be combined with --non-additive")
     for pattern in partition.patterns:
         check_pattern_size(puzzle.n_cells, len(pattern))
         lower_bound = 2 * n_placements(puzzle.n_cells, len(pattern))
         check_memory(lower_bound, f"the table of tiles {','.join(map(str, pattern))}")
     spaces = tuple(abstract_space(puzzle, pattern, additive) for pattern in partition.patterns)
-    plan = BuildPlan(puzzle, partition, additive, spaces)
+    plan = BuildPlan(puzzle, partition, additive, spaces, zero_aware)
     check_memory(plan.memory_needed, f"building partition {partition.name}")
     return plan
 
 
 def build_tables(plan: BuildPlan, *, progress: bool = False) -> list[BuiltTable]:
     """Build every table of the plan, in pattern order."""
-    return [build_table(space, pattern, progress=progress)[0] for space, pattern in zip(plan.spaces, plan.partition.patterns)]
+    return [
+        build_table(space, pattern, progress=progress, zero_aware=plan.zero_aware)[0]
+        for space, pattern in zip(plan.spaces, plan.partition.patterns)
+    ]
 
 
 def build_pdb_file(

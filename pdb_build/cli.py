@@ -15,7 +15,7 @@ from pathlib import Path
 from pdb_build.bfs import table_stats
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom, preset, preset_folder
-from pdb_build.store import CODECS, DEFAULT_CODEC, check_target, default_file_name
+from pdb_build.store import CODECS, DEFAULT_CODEC, PLAIN, ZERO_AWARE, check_target, default_file_name
 from pdb_build.verify import verify_pdb
 from solvers.cli_support import EXIT_INVALID, EXIT_OK, OneLineParser, positive_int, run_guarded, show_progress
 from solvers.errors import InputError
@@ -44,6 +44,11 @@ def build_pdb_parser() -> OneLineParser:
         help="count every move, not only the pattern's (tables for max-combination only)",
     )
     parser.add_argument(
+        "--zero-aware", action="store_true",
+        help="one value per placement and region of the blank, not the minimum over regions "
+             "(stronger, larger; additive only)",
+    )
+    parser.add_argument(
         "--codec", choices=list(CODECS), default=DEFAULT_CODEC,
         help=f"compression of the tables (default {DEFAULT_CODEC}: loads fastest; zstd: 3.5x smaller, needs hdf5plugin to read)",
     )
@@ -61,11 +66,14 @@ def _build_pdb(args) -> int:
     puzzle = Puzzle(*parse_board(args.board), args.goal)
     partition = preset(puzzle, args.preset) if args.preset is not None else custom(puzzle, args.pattern)
     cost_model = "non-additive" if args.non_additive else "additive"
-    out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model)
+    if args.zero_aware and args.non_additive:
+        raise InputError("zero-aware tables are additive: --zero-aware cannot be combined with --non-additive")
+    table_kind = ZERO_AWARE if args.zero_aware else PLAIN
+    out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model, table_kind)
     check_target(out, args.force)  # before the layout and the size report
-    plan = plan_build(puzzle, partition, additive=not args.non_additive)
+    plan = plan_build(puzzle, partition, additive=not args.non_additive, zero_aware=args.zero_aware)
     print(f"board {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}, partition {partition.name} "
-          f"({partition.sizes}), {cost_model}")
+          f"({partition.sizes}), {cost_model}{', zero-aware' if args.zero_aware else ''}")
     for pattern, entries, space in zip(partition.patterns, plan.table_entries, plan.spaces):
         print(f"  tiles {','.join(map(str, pattern)):<24} {entries:>13,} entries, BFS over {space.n_states:,} states")
     print(f"memory needed {plan.memory_needed / 2**20:,.0f} MiB; writing {out}")

@@ -27,7 +27,8 @@ show both on the 3x3 board against a brute-force search): that neighbours differ
 one when p's free cells are split (walled-off cells make the blank's region matter; for the
 pattern {1, 2, 3, 4} neighbours differ by up to 7), and that the way down is exactly one lower
 (it can be three or five lower). Tables built with `--non-additive` count every move, so the
-values of neighbouring placements differ by the blank's walk; they are not supported. A
+values of neighbouring placements differ by the blank's walk; they are not supported, nor are
+`--zero-aware` tables (one value per placement and blank region). A
 single changed entry always breaks 3 when it changes by an odd amount; a change by two
 breaks 4 or 5 unless the entry's neighbours hide it.
 
@@ -50,7 +51,7 @@ from tqdm import tqdm
 from pdb_build.abstraction import _order_maps
 from pdb_build.bfs import UNREACHED, table_stats
 from pdb_build.ranking import PlacementRanking, _map_rank, _map_unrank, _position_in
-from pdb_build.store import ADDITIVE, load_partition
+from pdb_build.store import ADDITIVE, PLAIN, load_partition
 from solvers.errors import InputError
 from solvers.jit import kernel, parallel_kernel
 from solvers.puzzle import Puzzle
@@ -310,6 +311,11 @@ def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 0, pr
         raise NotSupported(
             f"{database.path}: not verified: {database.cost_model} tables are not supported "
             "(every move costs 1 there, so neighbouring placements differ by the blank's walk)"
+        )
+    if database.table_kind != PLAIN:
+        raise NotSupported(
+            f"{database.path}: not verified: {database.table_kind} tables are not supported "
+            "(the checks are written for one value per placement)"
         )
     if progress is None:
         progress = sys.stderr.isatty()

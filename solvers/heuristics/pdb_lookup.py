@@ -10,6 +10,15 @@ where m(t) is the tile whose goal is the mirror of t's goal. The mirrored state 
 far from the goal as the state itself when the goal's blank lies on the diagonal, so every
 lookup stays admissible, and so does the maximum.
 
+A *zero-aware* file (build-pdb --zero-aware) holds one value per (placement, region of the
+blank), a region being a connected component of the cells the pattern's tiles leave free; its
+instance reads the entry of the blank's region, found in the precomputed table
+region_of_cell[map, blank cell] of abstraction.region_layout. A move of a tile outside the
+pattern keeps the blank inside its region (both cells are free and adjacent), so an instance
+still changes only when one of its own tiles moves. Zero-aware values count moves of pattern
+tiles only, as plain ones do: they add up across disjoint patterns and mix with plain files
+in `sum(...)` and `max(...)`.
+
 `max(...)` of PDB terms merges them into one term (more lookups); `sum(...)` of additive
 files whose patterns are disjoint merges them into one lookup.
 
@@ -28,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pdb_build.ranking import MAX_PATTERN, _map_rank, binomial_table
-from pdb_build.store import ADDITIVE, PatternDatabase
+from pdb_build.store import ADDITIVE, ZERO_AWARE, PatternDatabase
 from solvers.errors import InputError
 from solvers.heuristics.dispatch import register_kind
 from solvers.heuristics.term import Term
@@ -44,7 +53,11 @@ class PdbLookups(NamedTuple):
     and k!, the binomials of the ranking, and the lookups: lookup L sums the instances
     lookup_start[L] .. lookup_start[L+1]-1, reads tile u's cell as
     lookup_cell[L, position[lookup_tile[L, u]]] (the identity or the mirror image), and
-    affected[L, t] names its instance that a move of tile t changes (-1 for none)."""
+    affected[L, t] names its instance that a move of tile t changes (-1 for none).
+    Zero-aware patterns (pattern_zero_aware = 1) index their table by
+    (region_offset[pattern_region_start[p] + map] + region_of_cell[pattern_cell_start[p] +
+    map * n_cells + blank cell]) * k! + order; region_offset and region_of_cell hold the
+    layouts of the sizes of zero-aware patterns one after the other (one per size)."""
 
     tables: np.ndarray
     table_offset: np.ndarray
@@ -57,6 +70,11 @@ class PdbLookups(NamedTuple):
     lookup_tile: np.ndarray
     lookup_cell: np.ndarray
     affected: np.ndarray
+    pattern_zero_aware: np.ndarray
+    pattern_region_start: np.ndarray
+    region_offset: np.ndarray
+    pattern_cell_start: np.ndarray
+    region_of_cell: np.ndarray
 
 
 def check_reflectable(puzzle: Puzzle) -> None:
@@ -179,6 +197,22 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
         lookup_tile.append(tile_map)
         lookup_cell.append(cell_map)
         affected.append(touched)
+    zero_aware = np.zeros(len(patterns), dtype=np.int64)
+    region_start = np.zeros(len(patterns), dtype=np.int64)
+    cell_start = np.zeros(len(patterns), dtype=np.int64)
+    offsets, cells, placed = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int8)], {}
+    pattern = 0
+    for database in databases:
+        for number, tiles in enumerate(database.partition.patterns):
+            if database.table_kind == ZERO_AWARE:
+                if len(tiles) not in placed:  # one layout per pattern size: it depends on the board and k only
+                    block_offset, region_of_cell = database.layouts[number]
+                    placed[len(tiles)] = (sum(map(len, offsets)), sum(map(len, cells)))
+                    offsets.append(block_offset)
+                    cells.append(region_of_cell.reshape(-1))
+                zero_aware[pattern] = 1
+                region_start[pattern], cell_start[pattern] = placed[len(tiles)]
+            pattern += 1
     return PdbLookups(
         databases[0].buffer if len(databases) == 1 else np.concatenate([d.buffer for d in databases]),
         table_offset, pattern_tiles,
@@ -186,6 +220,7 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
         np.array([math.factorial(len(p)) for p in patterns], dtype=np.int64),
         binomial_table(n), np.array(instance_pattern, dtype=np.int64), np.array(lookup_start, dtype=np.int64),
         np.stack(lookup_tile), np.stack(lookup_cell), np.stack(affected),
+        zero_aware, region_start, np.concatenate(offsets), cell_start, np.concatenate(cells),
     )
 
 
@@ -200,9 +235,11 @@ def _bits_below(mask, cell):
 
 
 @inline_kernel
-def _instance_value(instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
-                    binomials, instance_pattern, lookup_tile, lookup_cell):
-    """The table entry of `instance` (a pattern in `lookup`) for the tiles' current positions."""
+def _instance_value(instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k,
+                    pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell,
+                    pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell):
+    """The table entry of `instance` (a pattern in `lookup`) for the tiles' current positions
+    and the blank's cell `blank` (read by zero-aware tables only)."""
     pattern = instance_pattern[instance]
     k = pattern_k[pattern]
     mask = np.int64(0)  # the cells of the tiles after tile i, then of all
@@ -213,7 +250,14 @@ def _instance_value(instance, lookup, position, tables, table_offset, pattern_ti
         order_rank += _bits_below(mask, cell) * weight
         weight *= k - i
         mask |= np.int64(1) << cell
-    index = _map_rank(mask, binomials) * pattern_factorial[pattern] + order_rank
+    map_rank = _map_rank(mask, binomials)
+    # Without a branch: a conditional array read here made numba keep reference counting in
+    # the search loop (8x slower, plain tables too). A plain pattern (zero_aware = 0) reads
+    # the dummy first entries of region_offset and region_of_cell and keeps its map rank.
+    zero_aware = pattern_zero_aware[pattern]
+    region = region_offset[pattern_region_start[pattern] + map_rank * zero_aware] + region_of_cell[
+        pattern_cell_start[pattern] + (map_rank * lookup_cell.shape[1] + lookup_cell[lookup, blank]) * zero_aware]
+    index = (map_rank * (1 - zero_aware) + region) * pattern_factorial[pattern] + order_rank
     return np.int64(tables[table_offset[pattern] + index])
 
 
@@ -235,17 +279,22 @@ def _start(data, board, position, scratch, row, column):
     return _lookups_start(
         scratch, row, column, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k, data.pattern_factorial,
         data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected,
+        data.pattern_zero_aware, data.pattern_region_start, data.region_offset, data.pattern_cell_start,
+        data.region_of_cell,
     )
 
 
 @inline_kernel
 def _lookups_start(scratch, row, column, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
-                   binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected):
+                   binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected,
+                   pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell):
+    blank = position[0]
     for lookup in range(lookup_start.shape[0] - 1):
         for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
             scratch[row, column + instance] = _instance_value(
-                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
                 binomials, instance_pattern, lookup_tile, lookup_cell,
+                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
             )
     return _combine(lookup_start, scratch, row, column)
 
@@ -255,22 +304,27 @@ def _child(data, board, position, scratch, row, column, tile, source, target):
     return _lookups_child(
         scratch, row, column, tile, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k, data.pattern_factorial,
         data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected,
+        data.pattern_zero_aware, data.pattern_region_start, data.region_offset, data.pattern_cell_start,
+        data.region_of_cell, source,
     )
 
 
 @inline_kernel
 def _lookups_child(scratch, row, column, tile, position, tables, table_offset, pattern_tiles, pattern_k,
-                   pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected):
+                   pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected,
+                   pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell, blank):
     """The arrays are passed one by one: reading them out of the data tuple inside the loops
-    would cost reference counting at every access."""
+    would cost reference counting at every access. `blank` is the blank's cell after the move
+    (the cell the tile left: searches do not keep position[0] up to date)."""
     for instance in range(instance_pattern.shape[0]):
         scratch[row + 1, column + instance] = scratch[row, column + instance]
     for lookup in range(affected.shape[0]):
         instance = affected[lookup, tile]
         if instance >= 0:
             scratch[row + 1, column + instance] = _instance_value(
-                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
                 binomials, instance_pattern, lookup_tile, lookup_cell,
+                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
             )
     return _combine(lookup_start, scratch, row + 1, column)
 
