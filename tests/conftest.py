@@ -23,3 +23,21 @@ def eight_puzzle_distances():
 @pytest.fixture(scope="session")
 def two_by_four_distances():
     return distances(2, 4, STANDARD_2X4)
+
+
+def assert_ida_matches_naive(puzzle, heuristic, states, goal: tuple) -> None:
+    """IDA* with `heuristic` from each of `states` finds the exact length and the same passes and
+    counters as a naive IDA* that evaluates h on every node from scratch (the kernels evaluate
+    children incrementally)."""
+    import numpy as np
+
+    from solvers.solve import solve
+    from tests.naive import ida_star_counts
+
+    exact = distances(puzzle.rows, puzzle.cols, goal)
+    for state in states:
+        result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)
+        length, passes = ida_star_counts(state, goal, puzzle.rows, puzzle.cols,
+                                         lambda s: heuristic(np.array(s, dtype=np.uint8)))
+        assert result.length == length == exact[state], state
+        assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes, state

@@ -16,7 +16,7 @@ from solvers.heuristics import from_spec
 from solvers.puzzle import Puzzle
 from solvers.solve import solve
 from tests import naive
-from tests.conftest import STANDARD_2X4, STANDARD_3X3, distances
+from tests.conftest import STANDARD_2X4, STANDARD_3X3, assert_ida_matches_naive, distances
 
 SNAIL_3X3 = (1, 2, 3, 8, 0, 4, 7, 6, 5)
 KINDS = ["zero", "hamming", "manhattan", "linear-conflict", "walking-distance"]
@@ -167,10 +167,5 @@ def test_ida_counts_equal_a_naive_ida_that_evaluates_every_node_from_scratch(pdb
     heuristic = from_spec(puzzle, _with_paths(spec, paths))
     exact = distances(3, 3, STANDARD_3X3)
     states = [s for s in exact if 12 <= exact[s] <= 20]  # the naive search is slow
-    for i in np.random.default_rng(9).choice(len(states), 10, replace=False):
-        result = solve(puzzle, np.array(states[i], dtype=np.uint8), "ida", heuristic)
-        length, passes = naive.ida_star_counts(
-            states[i], STANDARD_3X3, 3, 3, lambda s: heuristic(np.array(s, dtype=np.uint8))
-        )
-        assert result.length == length == exact[states[i]]
-        assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes
+    chosen = [states[i] for i in np.random.default_rng(9).choice(len(states), 10, replace=False)]
+    assert_ida_matches_naive(puzzle, heuristic, chosen, STANDARD_3X3)

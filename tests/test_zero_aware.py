@@ -21,7 +21,7 @@ from solvers.instances import load_instances
 from solvers.puzzle import Puzzle
 from solvers.solve import solve
 from tests import naive
-from tests.conftest import STANDARD_3X3, distances
+from tests.conftest import STANDARD_3X3, assert_ida_matches_naive, distances
 
 BLANK_FIRST_3X3 = tuple(range(9))
 PATTERNS_3X3 = [(1, 2, 4, 5), (3, 6, 7, 8)]
@@ -116,13 +116,8 @@ def test_ida_with_zero_aware_tables_is_optimal_and_its_incremental_h_matches_a_n
     heuristic = from_spec(puzzle, f"pdb:{paths['za']}")
     exact = distances(3, 3, STANDARD_3X3)
     states = [s for s in exact if 14 <= exact[s] <= 24]
-    for i in np.random.default_rng(3).choice(len(states), 8, replace=False):
-        result = solve(puzzle, np.array(states[i], dtype=np.uint8), "ida", heuristic)
-        length, passes = naive.ida_star_counts(
-            states[i], STANDARD_3X3, 3, 3, lambda s: heuristic(np.array(s, dtype=np.uint8))
-        )
-        assert result.length == length == exact[states[i]]
-        assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes
+    chosen = [states[i] for i in np.random.default_rng(3).choice(len(states), 8, replace=False)]
+    assert_ida_matches_naive(puzzle, heuristic, chosen, STANDARD_3X3)
     hardest = max(exact, key=exact.get)
     assert solve(puzzle, np.array(hardest, dtype=np.uint8), "astar", heuristic).length == exact[hardest]
 
