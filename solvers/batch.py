@@ -128,7 +128,7 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
             number = int(row["id"])
             if None in row.values() or set(row) != set(ROW_FIELDS) or number in kept or number in others:
                 continue
-            if any(row[f] != str(settings[f]) for f in SETTINGS_FIELDS):
+            if any(row[f] != settings[f] for f in SETTINGS_FIELDS):
                 raise _OtherSettings(row)
             if number not in by_id:
                 others[number] = row

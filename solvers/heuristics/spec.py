@@ -15,7 +15,6 @@ case-insensitive; paths and module names are taken as written (a path in a spec 
 from __future__ import annotations
 
 import difflib
-import re
 import threading
 
 from solvers.errors import InputError
@@ -129,23 +128,23 @@ def from_options(puzzle: Puzzle, heuristic: str, pdb_files: list[str] | None, re
     return from_spec(puzzle, heuristic)
 
 
-_CACHED: dict[tuple, Heuristic] = {}
+_CACHED: dict[tuple, tuple[Heuristic, tuple]] = {}
 _CACHING = threading.Lock()
 
 
 def cached_from_spec(puzzle: Puzzle, spec: str) -> Heuristic:
-    """`from_spec`, kept for the next call with the same (puzzle, spec, file stamps); one
-    heuristic per process (tables are large): what a worker process or a Dask worker calls to
-    rebuild a heuristic from its recipe, once."""
-    key = (repr(puzzle), spec, tuple(file_stamp(re.sub(r"\+reflect$", "", w[4:], flags=re.IGNORECASE))
-                                     for w in _pdb_words(spec)))
+    """`from_spec`, kept for the next call with the same puzzle and spec while none of the files
+    it read has changed (size or modification time); one heuristic per process (tables are
+    large): what a worker process or a Dask worker calls to rebuild a heuristic from its
+    recipe, once."""
+    key = (repr(puzzle), spec)
     with _CACHING:
-        if key not in _CACHED:
-            _CACHED.clear()  # one heuristic per process: tables are large
-            _CACHED[key] = from_spec(puzzle, spec)
-        return _CACHED[key]
+        if key not in _CACHED or _file_stamps(_CACHED[key][0]) != _CACHED[key][1]:
+            _CACHED.clear()
+            heuristic = from_spec(puzzle, spec)
+            _CACHED[key] = heuristic, _file_stamps(heuristic)
+        return _CACHED[key][0]
 
 
-def _pdb_words(spec: str) -> list[str]:
-    words = spec.replace("(", ",").replace(")", ",").split(",")
-    return [w.strip() for w in words if w.strip().lower().startswith("pdb:")]
+def _file_stamps(heuristic: Heuristic) -> tuple:
+    return tuple(file_stamp(path) for path, _ in heuristic.provenance)

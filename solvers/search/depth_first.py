@@ -38,8 +38,9 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     own scratch. `moves` must hold at least `bound` entries; on FOUND its first `length`
     entries are the solution and `board` is the goal. `root_forbidden` is a move not to try at
     the root (the move back to the root's parent when the root is inside a larger tree, -1 for
-    none; always passed, so that all callers share one compiled kernel). `node_limit` caps nodes expanded (0 = no cap); setting stop[0] (from another
-    thread) ends the pass within STOP_CHECK_INTERVAL expansions.
+    none; always passed, so that all callers share one compiled kernel). `node_limit` caps
+    nodes expanded (0 = no cap); setting stop[0] (from another thread) ends the pass within
+    STOP_CHECK_INTERVAL expansions.
     Returns (outcome, length, next_bound, nodes_expanded, nodes_generated), where next_bound
     is the smallest f above `bound` that was cut off (NO_BOUND if none).
     """
