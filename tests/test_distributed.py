@@ -146,12 +146,18 @@ def test_the_subtrees_of_one_instance_on_the_cluster(client, eight):
 
 
 def test_a_time_limit_on_the_cluster_gives_up_in_time(client):
+    """Hamming on Korf's #1 takes hours; with a 1 s limit the search gives up within seconds. A
+    first search from a near-goal state compiles the kernels here and on the workers, so that
+    compile time (long on a loaded CI machine) is not what is measured."""
     puzzle, instances = load_instances("data/korf100.txt")
+    hamming = baseline(puzzle, "hamming")
+    near_goal = puzzle.replay(puzzle.goal, "RRDDLL")
+    warm = parallel_ida_star(puzzle, near_goal, hamming, threads=2, split_depth=2, client=client)
+    assert warm.status == "solved"
     began = time.perf_counter()
-    result = parallel_ida_star(puzzle, instances[0].start, baseline(puzzle, "hamming"), threads=2, time_limit=1.0,
-                               client=client)
+    result = parallel_ida_star(puzzle, instances[0].start, hamming, threads=2, time_limit=1.0, client=client)
     assert result.status == "gave_up" and "time limit" in result.reason
-    assert time.perf_counter() - began < 10
+    assert time.perf_counter() - began < 20
 
 
 def _wait_for_stop(item):
