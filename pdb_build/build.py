@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pdb_build.abstraction import AbstractSpace, abstract_space
 from pdb_build.bfs import BuiltTable, build_table, check_memory, size_text, work_bytes
+from pdb_build.compress import NONE, Compression
 from pdb_build.partitions import Partition
 from pdb_build.ranking import check_pattern_size, n_placements
 from pdb_build.store import (
@@ -71,16 +72,24 @@ def build_tables(plan: BuildPlan, *, progress: bool = False) -> list[BuiltTable]
 
 
 def build_pdb_file(
-    plan: BuildPlan, path: str | Path, *, force: bool = False, progress: bool = False, codec: str = DEFAULT_CODEC
+    plan: BuildPlan, path: str | Path, *, force: bool = False, progress: bool = False, codec: str = DEFAULT_CODEC,
+    compression: Compression = NONE,
 ) -> tuple[Path, list[BuiltTable]]:
-    """Build the plan's tables and write them to `path` compressed with `codec` (store.CODECS);
-    `path` is refused if it exists, unless `force`."""
+    """Build the plan's tables and write them to `path`, encoded with `compression`
+    (compress.py) and stored with `codec` (store.CODECS); `path` is refused if it exists,
+    unless `force`, and so is delta encoding of plain tables, before anything is built."""
     path = Path(path)
     check_target(path, force)
     check_codec(codec)
+    if compression.delta and not plan.zero_aware:
+        raise InputError("--compress delta needs zero-aware tables (--zero-aware): in a plain table one move can "
+                         "change an entry by more than one, which one bit cannot follow")
+    if compression != NONE:  # encoding copies the largest table once more
+        check_memory(plan.memory_needed + max(plan.table_entries), f"building and encoding partition {plan.partition.name}")
     check_disk_space(path, sum(plan.table_entries))
     built = build_tables(plan, progress=progress)
-    return write_partition(path, plan.puzzle, plan.partition, built, force=force, codec=codec), built
+    path = write_partition(path, plan.puzzle, plan.partition, built, force=force, codec=codec, compression=compression)
+    return path, built
 
 
 def check_disk_space(path: Path, needed: int) -> None:

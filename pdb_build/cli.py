@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pdb_build.bfs import table_stats
 from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.compress import describe, parse_compression
 from pdb_build.partitions import custom, preset, preset_folder
 from pdb_build.store import CODECS, DEFAULT_CODEC, PLAIN, ZERO_AWARE, check_target, default_file_name
 from pdb_build.verify import verify_pdb
@@ -52,6 +53,11 @@ def build_pdb_parser() -> OneLineParser:
         "--codec", choices=list(CODECS), default=DEFAULT_CODEC,
         help=f"compression of the tables (default {DEFAULT_CODEC}: loads fastest; zstd: 3.5x smaller, needs hdf5plugin to read)",
     )
+    parser.add_argument(
+        "--compress", default="none", metavar="FORM",
+        help="encode the tables: none (default, 8 bits per entry), min:K (the minimum of K merged entries, K a power "
+             "of two; lossy, admissible), nibble (4 bits, values up to 15) or delta (1 bit; zero-aware tables only)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     return parser
 
@@ -69,15 +75,18 @@ def _build_pdb(args) -> int:
     if args.zero_aware and args.non_additive:
         raise InputError("zero-aware tables are additive: --zero-aware cannot be combined with --non-additive")
     table_kind = ZERO_AWARE if args.zero_aware else PLAIN
-    out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model, table_kind)
+    compression = parse_compression(args.compress)
+    out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model, table_kind,
+                                                                          compression)
     check_target(out, args.force)  # before the layout and the size report
     plan = plan_build(puzzle, partition, additive=not args.non_additive, zero_aware=args.zero_aware)
     print(f"board {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}, partition {partition.name} "
-          f"({partition.sizes}), {cost_model}{', zero-aware' if args.zero_aware else ''}")
+          f"({partition.sizes}), {cost_model}{', zero-aware' if args.zero_aware else ''}, {describe(compression)}")
     for pattern, entries, space in zip(partition.patterns, plan.table_entries, plan.spaces):
         print(f"  tiles {','.join(map(str, pattern)):<24} {entries:>13,} entries, BFS over {space.n_states:,} states")
     print(f"memory needed {plan.memory_needed / 2**20:,.0f} MiB; writing {out}")
-    path, built = build_pdb_file(plan, out, force=args.force, progress=show_progress(args.quiet), codec=args.codec)
+    path, built = build_pdb_file(plan, out, force=args.force, progress=show_progress(args.quiet), codec=args.codec,
+                                 compression=compression)
     for table in built:
         stats = table_stats(table.table)
         print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {stats.max}, "

@@ -16,6 +16,12 @@ depends only on the board and k and is recomputed on load (milliseconds; 50 ms f
 needed to read them (files written before zero-aware tables existed load unchanged); a tilepdb
 that predates zero-aware tables refuses a version-2 file by its version.
 
+A *compressed* file (`build-pdb --compress`, format version 3, attribute `compression`: min:K,
+nibble or delta, see compress.py) stores each table encoded; its `entries` attribute counts
+the uncompressed entries, `stored_entries` and `bits_per_entry` the encoded ones, the checksum
+covers the stored bytes, and max, mean and histogram describe the values a lookup yields
+(after min-merging; the original values for the lossless encodings).
+
 Loading checks the format and version, the ranking scheme (the index layout of ranking.py),
 every checksum, and the board, goal and partition against what the caller expects, and
 refuses any mismatch with a one-line PdbError.
@@ -36,6 +42,7 @@ import numpy as np
 
 from pdb_build.abstraction import region_layout
 from pdb_build.bfs import BuiltTable, table_stats
+from pdb_build.compress import NONE, Compression, check_compressible, compress, parse_compression
 from pdb_build.partitions import Partition, check_patterns
 from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
 from solvers.atomic import atomic_target
@@ -45,6 +52,7 @@ from solvers.puzzle import Puzzle
 FORMAT = "tilepdb-pattern-database"
 FORMAT_VERSION = 1  # plain tables (one value per placement)
 ZERO_AWARE_FORMAT_VERSION = 2  # zero-aware tables (one value per placement and blank region)
+COMPRESSED_FORMAT_VERSION = 3  # either kind, encoded (compress.py)
 PLAIN, ZERO_AWARE = "plain", "zero-aware"
 TABLE_KINDS = {PLAIN: FORMAT_VERSION, ZERO_AWARE: ZERO_AWARE_FORMAT_VERSION}
 CHUNK_ENTRIES = 1 << 22
@@ -75,6 +83,7 @@ class PatternDatabase:
     table_kind: str = PLAIN  # or ZERO_AWARE
     # zero-aware only, per pattern: (block_offset, region_of_cell) of abstraction.region_layout
     layouts: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
+    compression: Compression = NONE  # how `tables` are encoded (compress.py)
 
     @property
     def checksum(self) -> str:
@@ -99,10 +108,12 @@ def goal_id(puzzle: Puzzle) -> str:
     return "goal-" + hashlib.sha1(puzzle.goal.tobytes()).hexdigest()[:8]
 
 
-def default_file_name(puzzle: Puzzle, partition: Partition, cost_model: str = ADDITIVE, table_kind: str = PLAIN) -> str:
-    """The file name derived from board, goal, partition, cost model and table kind."""
+def default_file_name(puzzle: Puzzle, partition: Partition, cost_model: str = ADDITIVE, table_kind: str = PLAIN,
+                      compression: Compression = NONE) -> str:
+    """The file name derived from board, goal, partition, cost model, table kind and compression."""
     suffix = "" if cost_model == ADDITIVE else f"-{cost_model}"
     suffix += "" if table_kind == PLAIN else f"-{table_kind}"
+    suffix += "" if compression == NONE else f"-{compression.name.replace(':', '')}"
     return f"{puzzle.board}-{goal_id(puzzle)}-{partition.name}{suffix}.h5"
 
 
@@ -123,13 +134,14 @@ def check_codec(codec: str) -> None:
 
 def write_partition(
     path: str | Path, puzzle: Puzzle, partition: Partition, built: list[BuiltTable], *, force: bool = False,
-    codec: str = DEFAULT_CODEC,
+    codec: str = DEFAULT_CODEC, compression: Compression = NONE,
 ) -> Path:
     """Write the tables of `partition` to `path` atomically (temporary file, then rename),
-    compressed with `codec` (a key of CODECS).
+    encoded with `compression` (compress.py) and stored with `codec` (a key of CODECS).
 
-    Refuses an existing `path` unless `force`, and an unknown codec. On any failure no file
-    is left at `path` (an existing one is untouched) and the temporary file is removed.
+    Refuses an existing `path` unless `force`, an unknown codec and an encoding that cannot
+    hold a table (compress.check_compressible). On any failure no file is left at `path` (an
+    existing one is untouched) and the temporary file is removed.
     """
     path = Path(path)
     check_target(path, force)
@@ -139,12 +151,15 @@ def write_partition(
     if len(kinds) != 1:
         raise InputError("one file holds tables of one kind: all zero-aware or none")
     table_kind = kinds.pop()
+    for table in built:
+        check_compressible(compression, table.table, table.zero_aware, f"the table of tiles {','.join(map(str, table.pattern))}")
     try:
         with atomic_target(path) as temporary, h5py.File(temporary, "w") as handle:
             common = {
                 "format": FORMAT,
-                "format_version": TABLE_KINDS[table_kind],
+                "format_version": TABLE_KINDS[table_kind] if compression == NONE else COMPRESSED_FORMAT_VERSION,
                 "table_kind": table_kind,
+                "compression": compression.name,
                 "package_version": package_version(),
                 "board_rows": puzzle.rows,
                 "board_cols": puzzle.cols,
@@ -160,22 +175,25 @@ def write_partition(
                 created=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             )
             for number, table in enumerate(built):
+                factorial_k = math.factorial(len(table.pattern))
+                stored = compress(table.table, factorial_k, compression)
                 dataset = handle.create_dataset(
-                    f"pattern_{number}", data=table.table, chunks=(min(CHUNK_ENTRIES, table.table.size),),
-                    **CODECS[codec],
+                    f"pattern_{number}", data=stored, chunks=(min(CHUNK_ENTRIES, stored.size),), **CODECS[codec],
                 )
-                stats = table_stats(table.table)
+                stats = table_stats(stored if compression.merge > 1 else table.table)
                 dataset.attrs.update(common)
                 dataset.attrs.update(
                     tiles=np.array(table.pattern, dtype=np.int64),
                     entries=table.table.size,
+                    stored_entries=compression.stored_entries(table.table.size // factorial_k, factorial_k),
+                    bits_per_entry=compression.bits,
                     max=stats.max,
                     mean=stats.mean,
                     unreached=stats.unreached,
                     histogram=stats.histogram,
                     level_sizes=np.array(table.level_sizes, dtype=np.int64),
                     build_seconds=table.seconds,
-                    checksum=checksum(table.table),
+                    checksum=checksum(stored),
                 )
     except OSError as error:
         raise PdbError(f"cannot write {path}: {error.strerror or error}") from None
@@ -221,16 +239,22 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     if attrs.get("format") != FORMAT:
         raise PdbError(f"{path}: not a tilepdb PDB file")
     version = attrs.get("format_version")
-    if version not in TABLE_KINDS.values():
+    versions = (*TABLE_KINDS.values(), COMPRESSED_FORMAT_VERSION)
+    if version not in versions:
         shown = version.item() if isinstance(version, np.generic) else version
         raise PdbError(
-            f"{path}: format version {shown!r} is not {' or '.join(map(str, TABLE_KINDS.values()))}, the versions "
+            f"{path}: format version {shown!r} is not {', '.join(map(str, versions))}, the versions "
             "this tilepdb reads; rebuild it with build-pdb"
         )
     table_kind = str(attrs.get("table_kind", PLAIN))  # files written before table kinds are plain
-    if TABLE_KINDS.get(table_kind) != version:
-        raise PdbError(f"{path}: format version {version} does not match its table kind {table_kind!r}; "
-                       "rebuild it with build-pdb")
+    try:
+        compression = parse_compression(str(attrs.get("compression", "none")))
+    except InputError as error:
+        raise PdbError(f"{path}: {error}") from None
+    expected_version = TABLE_KINDS.get(table_kind) if compression == NONE else COMPRESSED_FORMAT_VERSION
+    if table_kind not in TABLE_KINDS or expected_version != version:
+        raise PdbError(f"{path}: format version {version} does not match its table kind {table_kind!r} and "
+                       f"compression {compression.name!r}; rebuild it with build-pdb")
     _check_ranking(path, attrs)
     stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
     if puzzle is not None and (stored.rows, stored.cols) != (puzzle.rows, puzzle.cols):
@@ -260,9 +284,10 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     if table_kind == ZERO_AWARE:
         by_size = {k: region_layout(stored, k) for k in {len(p) for p in patterns}}
         layouts = tuple(by_size[len(p)] for p in patterns)
-        sizes = [int(layout[0][-1]) * math.factorial(len(p)) for layout, p in zip(layouts, patterns)]
+        blocks = [int(layout[0][-1]) for layout in layouts]
     else:
-        sizes = [n_placements(stored.n_cells, len(pattern)) for pattern in patterns]
+        blocks = [n_placements(stored.n_cells, len(p)) // math.factorial(len(p)) for p in patterns]
+    sizes = [compression.stored_bytes(b, math.factorial(len(p))) for b, p in zip(blocks, patterns)]
     buffer = np.empty(sum(sizes), dtype=np.uint8)
     tables, checksums = [], []
     for number, (pattern, size) in enumerate(zip(patterns, sizes)):
@@ -281,5 +306,5 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
         checksums.append(str(dataset.attrs["checksum"]))
     buffer.setflags(write=False)
     return PatternDatabase(
-        path, stored, partition, cost_model, buffer, tuple(tables), tuple(checksums), table_kind, layouts
+        path, stored, partition, cost_model, buffer, tuple(tables), tuple(checksums), table_kind, layouts, compression
     )

@@ -158,7 +158,7 @@ def test_file_kind_and_old_plain_files_load_unchanged(files_3x3, tmp_path):
     lying.write_bytes(paths["za"].read_bytes())
     with h5py.File(lying, "r+") as handle:
         handle.attrs["format_version"] = 1
-    with pytest.raises(PdbError, match="format version 1 does not match its table kind 'zero-aware'; rebuild"):
+    with pytest.raises(PdbError, match="format version 1 does not match its table kind 'zero-aware' and compression 'none'; rebuild"):
         load_partition(lying, puzzle)
 
 

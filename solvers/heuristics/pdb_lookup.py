@@ -19,6 +19,15 @@ still changes only when one of its own tiles moves. Zero-aware values count move
 tiles only, as plain ones do: they add up across disjoint patterns and mix with plain files
 in `sum(...)` and `max(...)`.
 
+A *compressed* file (build-pdb --compress, pdb_build/compress.py) is read through the same
+index: min:K merges blocks (block >> log2 K), nibble packs two entries per byte, and delta
+stores one bit from which the value is decoded with the parent's value; a search's first
+state walks down to the goal to find it (`_walk_down`).
+
+Two kinds share the ranking: PdbLookups reads plain uncompressed tables only (the fastest
+lookup), PackedLookups any mix of plain, zero-aware and compressed tables; a term takes the
+first when it can.
+
 `max(...)` of PDB terms merges them into one term (more lookups); `sum(...)` of additive
 files whose patterns are disjoint merges them into one lookup.
 
@@ -37,11 +46,12 @@ from typing import NamedTuple
 import numpy as np
 
 from pdb_build.ranking import MAX_PATTERN, _map_rank, binomial_table
-from pdb_build.store import ADDITIVE, ZERO_AWARE, PatternDatabase
+from pdb_build.compress import NONE
+from pdb_build.store import ADDITIVE, PLAIN, ZERO_AWARE, PatternDatabase
 from solvers.errors import InputError
 from solvers.heuristics.dispatch import register_kind
 from solvers.heuristics.term import Term
-from solvers.jit import inline_kernel
+from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 
 IDENTITY, REFLECTED = "identity", "reflected"
@@ -49,15 +59,38 @@ REFLECT_SUFFIX = "+reflect"
 
 
 class PdbLookups(NamedTuple):
-    """The tables of every pattern concatenated, where each starts, the patterns' tiles, sizes
-    and k!, the binomials of the ranking, and the lookups: lookup L sums the instances
-    lookup_start[L] .. lookup_start[L+1]-1, reads tile u's cell as
+    """Plain, uncompressed tables: the tables of every pattern concatenated, where each starts,
+    the patterns' tiles, sizes and k!, the binomials of the ranking, and the lookups: lookup L
+    sums the instances lookup_start[L] .. lookup_start[L+1]-1, reads tile u's cell as
     lookup_cell[L, position[lookup_tile[L, u]]] (the identity or the mirror image), and
-    affected[L, t] names its instance that a move of tile t changes (-1 for none).
-    Zero-aware patterns (pattern_zero_aware = 1) index their table by
-    (region_offset[pattern_region_start[p] + map] + region_of_cell[pattern_cell_start[p] +
-    map * n_cells + blank cell]) * k! + order; region_offset and region_of_cell hold the
-    layouts of the sizes of zero-aware patterns one after the other (one per size)."""
+    affected[L, t] names its instance that a move of tile t changes (-1 for none). An entry
+    is tables[table_offset[p] + map * k! + order]."""
+
+    tables: np.ndarray
+    table_offset: np.ndarray
+    pattern_tiles: np.ndarray
+    pattern_k: np.ndarray
+    pattern_factorial: np.ndarray
+    binomials: np.ndarray
+    instance_pattern: np.ndarray
+    lookup_start: np.ndarray
+    lookup_tile: np.ndarray
+    lookup_cell: np.ndarray
+    affected: np.ndarray
+
+
+class PackedLookups(NamedTuple):
+    """The lookups of PdbLookups over tables of any kind and encoding (a term with at least one
+    zero-aware or compressed table; plain uncompressed ones take the faster PdbLookups).
+
+    A pattern's *block* is its map rank, or for a zero-aware pattern (pattern_zero_aware = 1)
+    region_offset[pattern_region_start[p] + map] + region_of_cell[pattern_cell_start[p] +
+    map * n_cells + blank cell] (the layouts of the zero-aware patterns' sizes one after the
+    other). Its stored entry is (block >> pattern_merge_shift[p]) * k! + order, held in byte
+    entry >> pattern_entry_shift[p] (8 >> pattern_entry_shift[p] bits each, low bits first).
+    A delta pattern (pattern_delta = 1) stores bit 1 of the value; the value is decoded from
+    the parent's, or at a search's first state by a walk down to the goal, which uses the
+    goal cells, the goal's blank cell, the board's neighbours and the cells' colours."""
 
     tables: np.ndarray
     table_offset: np.ndarray
@@ -75,6 +108,13 @@ class PdbLookups(NamedTuple):
     region_offset: np.ndarray
     pattern_cell_start: np.ndarray
     region_of_cell: np.ndarray
+    pattern_merge_shift: np.ndarray
+    pattern_entry_shift: np.ndarray
+    pattern_delta: np.ndarray
+    goal_cell: np.ndarray
+    goal_blank: np.ndarray
+    neighbours: np.ndarray
+    colour: np.ndarray
 
 
 def check_reflectable(puzzle: Puzzle) -> None:
@@ -197,9 +237,25 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
         lookup_tile.append(tile_map)
         lookup_cell.append(cell_map)
         affected.append(touched)
-    zero_aware = np.zeros(len(patterns), dtype=np.int64)
-    region_start = np.zeros(len(patterns), dtype=np.int64)
-    cell_start = np.zeros(len(patterns), dtype=np.int64)
+    common = (
+        databases[0].buffer if len(databases) == 1 else np.concatenate([d.buffer for d in databases]),
+        table_offset, pattern_tiles,
+        np.array([len(p) for p in patterns], dtype=np.int64),
+        np.array([math.factorial(len(p)) for p in patterns], dtype=np.int64),
+        binomial_table(n), np.array(instance_pattern, dtype=np.int64), np.array(lookup_start, dtype=np.int64),
+        np.stack(lookup_tile), np.stack(lookup_cell), np.stack(affected),
+    )
+    if all(d.table_kind == PLAIN and d.compression == NONE for d in databases):
+        return PdbLookups(*common)
+    return PackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases), *_board_arrays(puzzle))
+
+
+def _region_arrays(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, ...]:
+    """pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start and
+    region_of_cell of PackedLookups: one layout per pattern size, after a dummy entry that
+    plain patterns read."""
+    n_patterns = sum(len(d.partition.patterns) for d in databases)
+    zero_aware, region_start, cell_start = (np.zeros(n_patterns, dtype=np.int64) for _ in range(3))
     offsets, cells, placed = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int8)], {}
     pattern = 0
     for database in databases:
@@ -213,15 +269,21 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
                 zero_aware[pattern] = 1
                 region_start[pattern], cell_start[pattern] = placed[len(tiles)]
             pattern += 1
-    return PdbLookups(
-        databases[0].buffer if len(databases) == 1 else np.concatenate([d.buffer for d in databases]),
-        table_offset, pattern_tiles,
-        np.array([len(p) for p in patterns], dtype=np.int64),
-        np.array([math.factorial(len(p)) for p in patterns], dtype=np.int64),
-        binomial_table(n), np.array(instance_pattern, dtype=np.int64), np.array(lookup_start, dtype=np.int64),
-        np.stack(lookup_tile), np.stack(lookup_cell), np.stack(affected),
-        zero_aware, region_start, np.concatenate(offsets), cell_start, np.concatenate(cells),
-    )
+    return zero_aware, region_start, np.concatenate(offsets), cell_start, np.concatenate(cells)
+
+
+def _encoding_arrays(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, ...]:
+    """pattern_merge_shift, pattern_entry_shift and pattern_delta of PackedLookups."""
+    per_pattern = [d.compression for d in databases for _ in d.partition.patterns]
+    return tuple(np.array([getattr(c, name) for c in per_pattern], dtype=np.int64)
+                 for name in ("merge_shift", "entry_shift", "delta"))
+
+
+def _board_arrays(puzzle: Puzzle) -> tuple[np.ndarray, ...]:
+    """goal_cell, goal_blank, neighbours and colour of PackedLookups (for the walk down)."""
+    colour = np.array([(c // puzzle.cols + c % puzzle.cols) % 2 for c in range(puzzle.n_cells)], dtype=np.int64)
+    return (puzzle.goal_cell.astype(np.int64), np.array([puzzle.blank_goal_cell], dtype=np.int64),
+            puzzle.neighbours.astype(np.int64), colour)
 
 
 @inline_kernel
@@ -235,30 +297,19 @@ def _bits_below(mask, cell):
 
 
 @inline_kernel
-def _instance_value(instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k,
-                    pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell,
-                    pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell):
-    """The table entry of `instance` (a pattern in `lookup`) for the tiles' current positions
-    and the blank's cell `blank` (read by zero-aware tables only)."""
+def _order_and_mask(instance, lookup, position, pattern_tiles, pattern_k, instance_pattern, lookup_tile, lookup_cell):
+    """(order rank, bit mask of the occupied cells) of `instance`'s tiles as `lookup` reads them."""
     pattern = instance_pattern[instance]
-    k = pattern_k[pattern]
     mask = np.int64(0)  # the cells of the tiles after tile i, then of all
     order_rank = 0
     weight = 1  # (k - 1 - i)!
+    k = pattern_k[pattern]
     for i in range(k - 1, -1, -1):
         cell = lookup_cell[lookup, position[lookup_tile[lookup, pattern_tiles[pattern, i]]]]
         order_rank += _bits_below(mask, cell) * weight
         weight *= k - i
         mask |= np.int64(1) << cell
-    map_rank = _map_rank(mask, binomials)
-    # Without a branch: a conditional array read here made numba keep reference counting in
-    # the search loop (8x slower, plain tables too). A plain pattern (zero_aware = 0) reads
-    # the dummy first entries of region_offset and region_of_cell and keeps its map rank.
-    zero_aware = pattern_zero_aware[pattern]
-    region = region_offset[pattern_region_start[pattern] + map_rank * zero_aware] + region_of_cell[
-        pattern_cell_start[pattern] + (map_rank * lookup_cell.shape[1] + lookup_cell[lookup, blank]) * zero_aware]
-    index = (map_rank * (1 - zero_aware) + region) * pattern_factorial[pattern] + order_rank
-    return np.int64(tables[table_offset[pattern] + index])
+    return order_rank, mask
 
 
 @inline_kernel
@@ -275,58 +326,256 @@ def _combine(lookup_start, scratch, row, column):
 
 
 @inline_kernel
-def _start(data, board, position, scratch, row, column):
-    return _lookups_start(
-        scratch, row, column, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k, data.pattern_factorial,
-        data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected,
-        data.pattern_zero_aware, data.pattern_region_start, data.region_offset, data.pattern_cell_start,
-        data.region_of_cell,
-    )
+def _copy_parent(scratch, row, column, width):
+    for instance in range(width):
+        scratch[row + 1, column + instance] = scratch[row, column + instance]
+
+
+# -- plain, uncompressed tables (PdbLookups) ------------------------------------------------
+# The arrays are passed one by one: reading them out of the data tuple inside the loops would
+# cost reference counting at every access.
+
+@inline_kernel
+def _plain_value(instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                 binomials, instance_pattern, lookup_tile, lookup_cell):
+    """The table entry of `instance` (a pattern in `lookup`) for the tiles' current cells."""
+    order, mask = _order_and_mask(instance, lookup, position, pattern_tiles, pattern_k, instance_pattern,
+                                  lookup_tile, lookup_cell)
+    pattern = instance_pattern[instance]
+    return np.int64(tables[table_offset[pattern] + _map_rank(mask, binomials) * pattern_factorial[pattern] + order])
 
 
 @inline_kernel
-def _lookups_start(scratch, row, column, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
-                   binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected,
-                   pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell):
-    blank = position[0]
+def _plain_start(data, board, position, scratch, row, column):
+    return _plain_lookups_start(scratch, row, column, position, data.tables, data.table_offset, data.pattern_tiles,
+                                data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern,
+                                data.lookup_start, data.lookup_tile, data.lookup_cell)
+
+
+@inline_kernel
+def _plain_lookups_start(scratch, row, column, position, tables, table_offset, pattern_tiles, pattern_k,
+                         pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell):
     for lookup in range(lookup_start.shape[0] - 1):
         for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-            scratch[row, column + instance] = _instance_value(
-                instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
-                binomials, instance_pattern, lookup_tile, lookup_cell,
-                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
-            )
+            scratch[row, column + instance] = _plain_value(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell)
     return _combine(lookup_start, scratch, row, column)
 
 
 @inline_kernel
-def _child(data, board, position, scratch, row, column, tile, source, target):
-    return _lookups_child(
-        scratch, row, column, tile, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k, data.pattern_factorial,
-        data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected,
-        data.pattern_zero_aware, data.pattern_region_start, data.region_offset, data.pattern_cell_start,
-        data.region_of_cell, source,
-    )
+def _plain_child(data, board, position, scratch, row, column, tile, source, target):
+    return _plain_lookups_child(scratch, row, column, tile, position, data.tables, data.table_offset,
+                                data.pattern_tiles, data.pattern_k, data.pattern_factorial, data.binomials,
+                                data.instance_pattern, data.lookup_start, data.lookup_tile, data.lookup_cell,
+                                data.affected)
 
 
 @inline_kernel
-def _lookups_child(scratch, row, column, tile, position, tables, table_offset, pattern_tiles, pattern_k,
-                   pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell, affected,
-                   pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell, blank):
-    """The arrays are passed one by one: reading them out of the data tuple inside the loops
-    would cost reference counting at every access. `blank` is the blank's cell after the move
-    (the cell the tile left: searches do not keep position[0] up to date)."""
-    for instance in range(instance_pattern.shape[0]):
-        scratch[row + 1, column + instance] = scratch[row, column + instance]
+def _plain_lookups_child(scratch, row, column, tile, position, tables, table_offset, pattern_tiles, pattern_k,
+                         pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                         affected):
+    _copy_parent(scratch, row, column, instance_pattern.shape[0])
     for lookup in range(affected.shape[0]):
         instance = affected[lookup, tile]
         if instance >= 0:
-            scratch[row + 1, column + instance] = _instance_value(
-                instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
-                binomials, instance_pattern, lookup_tile, lookup_cell,
-                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
-            )
+            scratch[row + 1, column + instance] = _plain_value(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell)
     return _combine(lookup_start, scratch, row + 1, column)
 
 
-register_kind(PdbLookups, _start, _child)
+register_kind(PdbLookups, _plain_start, _plain_child)
+
+
+# -- any kind and encoding (PackedLookups) --------------------------------------------------
+# Without branches on the pattern's kind: a conditional array read made numba keep reference
+# counting in the search loop (8x slower). A plain pattern reads the dummy first entries of
+# region_offset and region_of_cell and keeps its map rank; an absolute pattern's decode adds 0.
+
+@inline_kernel
+def _block(pattern, mask, blank, binomials, pattern_zero_aware, pattern_region_start, region_offset,
+           pattern_cell_start, region_of_cell, n_cells):
+    """The block of `pattern` with its tiles on the cells of `mask` and the blank on cell `blank`."""
+    map_rank = _map_rank(mask, binomials)
+    zero_aware = pattern_zero_aware[pattern]
+    return map_rank * (1 - zero_aware) + region_offset[pattern_region_start[pattern] + map_rank * zero_aware] + \
+        region_of_cell[pattern_cell_start[pattern] + (map_rank * n_cells + blank) * zero_aware]
+
+
+@inline_kernel
+def _stored(pattern, block, order, tables, table_offset, pattern_factorial, pattern_merge_shift, pattern_entry_shift):
+    """What the table of `pattern` stores for (block, order): the value, or delta's bit."""
+    entry = (block >> pattern_merge_shift[pattern]) * pattern_factorial[pattern] + order
+    entry_shift = pattern_entry_shift[pattern]
+    bits = 8 >> entry_shift
+    byte = np.int64(tables[table_offset[pattern] + (entry >> entry_shift)])
+    return (byte >> ((entry & ((1 << entry_shift) - 1)) * bits)) & ((1 << bits) - 1)
+
+
+@inline_kernel
+def _decoded(stored, parent, delta):
+    """The value from what is stored: itself, or under delta (parent's value v) v + 1 when bit
+    1 of v + 1 is `stored`, else v - 1 (compress.py)."""
+    rises = np.int64(((parent + 1) >> 1 & 1) == stored)
+    return stored + delta * (parent - 1 + 2 * rises - stored)
+
+
+@inline_kernel
+def _packed_stored(instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k,
+                   pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware,
+                   pattern_region_start, region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
+                   pattern_entry_shift):
+    """What the table of `instance` stores for the tiles' current cells and the blank on `blank`."""
+    order, mask = _order_and_mask(instance, lookup, position, pattern_tiles, pattern_k, instance_pattern,
+                                  lookup_tile, lookup_cell)
+    pattern = instance_pattern[instance]
+    block = _block(pattern, mask, lookup_cell[lookup, blank], binomials, pattern_zero_aware, pattern_region_start,
+                   region_offset, pattern_cell_start, region_of_cell, lookup_cell.shape[1])
+    return _stored(pattern, block, order, tables, table_offset, pattern_factorial, pattern_merge_shift,
+                   pattern_entry_shift)
+
+
+@kernel
+def _walk_down(instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+               binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware, pattern_region_start,
+               region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift, pattern_entry_shift,
+               pattern_delta, goal_cell, goal_blank, neighbours, colour):
+    """The value of a delta pattern's entry for the tiles' current cells (0 for other patterns):
+    the length of a walk in the table's space to the goal in which every step moves one pattern
+    tile into the blank's region and lowers the value by one. The value v of the current entry
+    is known modulo 4: bit 1 is stored, bit 0 is the parity of the tiles' odd cells against the
+    goal's (compress.py), so the neighbour one lower is the one whose stored bit is that of
+    v - 1. Never more than the value (a step always lowers it), so admissible even on a
+    damaged table; a correct one always has a step down until the goal."""
+    pattern = instance_pattern[instance]
+    if pattern_delta[pattern] == 0:
+        return 0
+    k = pattern_k[pattern]
+    n_cells = lookup_cell.shape[1]
+    cells = np.empty(k, dtype=np.int64)
+    parity = 0
+    for u in range(k):
+        cells[u] = lookup_cell[lookup, position[lookup_tile[lookup, pattern_tiles[pattern, u]]]]
+        parity += colour[cells[u]] + colour[goal_cell[pattern_tiles[pattern, u]]]
+    blank = lookup_cell[lookup, position[0]]
+    regions = pattern_cell_start[pattern]
+    steps = 0
+    while steps < 255:
+        mask = np.int64(0)
+        at_goal = True
+        for u in range(k):
+            mask |= np.int64(1) << cells[u]
+            at_goal &= cells[u] == goal_cell[pattern_tiles[pattern, u]]
+        map_rank = _map_rank(mask, binomials)
+        region = region_of_cell[regions + map_rank * n_cells + blank]
+        if at_goal and region == region_of_cell[regions + map_rank * n_cells + goal_blank[0]]:
+            return steps
+        now = 2 * _stored(pattern, _block(pattern, mask, blank, binomials, pattern_zero_aware, pattern_region_start,
+                                          region_offset, pattern_cell_start, region_of_cell, n_cells),
+                          _order_of(cells, k), tables, table_offset, pattern_factorial, pattern_merge_shift,
+                          pattern_entry_shift) + parity % 2
+        lower = ((now + 3) % 4) >> 1  # bit 1 of v - 1
+        stepped = False
+        for u in range(k):
+            source = cells[u]
+            for d in range(4):
+                target = neighbours[source, d]
+                if target < 0 or mask >> target & 1 or region_of_cell[regions + map_rank * n_cells + target] != region:
+                    continue
+                cells[u] = target
+                after = mask ^ (np.int64(1) << source) ^ (np.int64(1) << target)
+                block = _block(pattern, after, source, binomials, pattern_zero_aware, pattern_region_start,
+                               region_offset, pattern_cell_start, region_of_cell, n_cells)
+                if _stored(pattern, block, _order_of(cells, k), tables, table_offset, pattern_factorial,
+                           pattern_merge_shift, pattern_entry_shift) == lower:
+                    blank = source
+                    stepped = True
+                    break
+                cells[u] = source
+            if stepped:
+                break
+        if not stepped:
+            return steps
+        parity += 1
+        steps += 1
+    return steps
+
+
+@inline_kernel
+def _order_of(cells, k):
+    """The order rank of tiles on `cells` (as _order_and_mask computes it)."""
+    mask = np.int64(0)
+    order_rank = 0
+    weight = 1
+    for i in range(k - 1, -1, -1):
+        order_rank += _bits_below(mask, cells[i]) * weight
+        weight *= k - i
+        mask |= np.int64(1) << cells[i]
+    return order_rank
+
+
+@inline_kernel
+def _packed_start(data, board, position, scratch, row, column):
+    return _packed_lookups_start(
+        scratch, row, column, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k,
+        data.pattern_factorial, data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile,
+        data.lookup_cell, data.pattern_zero_aware, data.pattern_region_start, data.region_offset,
+        data.pattern_cell_start, data.region_of_cell, data.pattern_merge_shift, data.pattern_entry_shift,
+        data.pattern_delta, data.goal_cell, data.goal_blank, data.neighbours, data.colour)
+
+
+@inline_kernel
+def _packed_lookups_start(scratch, row, column, position, tables, table_offset, pattern_tiles, pattern_k,
+                          pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                          pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                          pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell, goal_blank, neighbours,
+                          colour):
+    for lookup in range(lookup_start.shape[0] - 1):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            stored = _packed_stored(
+                instance, lookup, position, position[0], tables, table_offset, pattern_tiles, pattern_k,
+                pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware,
+                pattern_region_start, region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
+                pattern_entry_shift)
+            walked = _walk_down(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware, pattern_region_start,
+                region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift, pattern_entry_shift,
+                pattern_delta, goal_cell, goal_blank, neighbours, colour)
+            scratch[row, column + instance] = stored + pattern_delta[instance_pattern[instance]] * (walked - stored)
+    return _combine(lookup_start, scratch, row, column)
+
+
+@inline_kernel
+def _packed_child(data, board, position, scratch, row, column, tile, source, target):
+    return _packed_lookups_child(
+        scratch, row, column, tile, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k,
+        data.pattern_factorial, data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile,
+        data.lookup_cell, data.affected, data.pattern_zero_aware, data.pattern_region_start, data.region_offset,
+        data.pattern_cell_start, data.region_of_cell, data.pattern_merge_shift, data.pattern_entry_shift,
+        data.pattern_delta, source)
+
+
+@inline_kernel
+def _packed_lookups_child(scratch, row, column, tile, position, tables, table_offset, pattern_tiles, pattern_k,
+                          pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                          affected, pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
+                          region_of_cell, pattern_merge_shift, pattern_entry_shift, pattern_delta, blank):
+    """`blank` is the blank's cell after the move (the cell the tile left: searches do not keep
+    position[0] up to date)."""
+    _copy_parent(scratch, row, column, instance_pattern.shape[0])
+    for lookup in range(affected.shape[0]):
+        instance = affected[lookup, tile]
+        if instance >= 0:
+            stored = _packed_stored(
+                instance, lookup, position, blank, tables, table_offset, pattern_tiles, pattern_k,
+                pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware,
+                pattern_region_start, region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
+                pattern_entry_shift)
+            scratch[row + 1, column + instance] = _decoded(stored, scratch[row, column + instance],
+                                                           pattern_delta[instance_pattern[instance]])
+    return _combine(lookup_start, scratch, row + 1, column)
+
+
+register_kind(PackedLookups, _packed_start, _packed_child)
