@@ -19,7 +19,8 @@ from pdb_build.compress import NONE, Compression
 from pdb_build.partitions import Partition
 from pdb_build.ranking import check_pattern_size, n_placements
 from pdb_build.store import (
-    ADDITIVE, DEFAULT_CODEC, PatternDatabase, check_codec, check_target, load_partition, write_partition,
+    ADDITIVE, DEFAULT_CODEC, ZERO_AWARE, PatternDatabase, build_facts, check_codec, check_target, load_partition,
+    write_partition,
 )
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
@@ -89,6 +90,30 @@ def build_pdb_file(
     check_disk_space(path, sum(plan.table_entries))
     built = build_tables(plan, progress=progress)
     path = write_partition(path, plan.puzzle, plan.partition, built, force=force, codec=codec, compression=compression)
+    return path, built
+
+
+def encode_pdb_file(
+    source: str | Path, path: str | Path, compression: Compression, *, force: bool = False, codec: str = DEFAULT_CODEC,
+) -> tuple[Path, list[BuiltTable]]:
+    """Write the tables of the uncompressed PDB file `source` (loaded and verified) to `path`
+    encoded with `compression`, without building them again; each table keeps its build
+    facts (level sizes, build seconds). Refuses a `source` that is already encoded."""
+    path = Path(path)
+    check_target(path, force)
+    check_codec(codec)
+    database = load_partition(source)
+    if database.compression != NONE:
+        raise InputError(f"{database.path}: already encoded ({database.compression.name}); encode an uncompressed file")
+    if database.cost_model != ADDITIVE:
+        raise InputError(f"{database.path}: holds {database.cost_model} tables; only additive tables are encoded")
+    check_disk_space(path, database.buffer.nbytes)
+    built = [
+        BuiltTable(pattern, True, table, facts.level_sizes, facts.seconds, database.table_kind == ZERO_AWARE)
+        for pattern, table, facts in zip(database.partition.patterns, database.tables, build_facts(database.path))
+    ]
+    path = write_partition(path, database.puzzle, database.partition, built, force=force, codec=codec,
+                           compression=compression)
     return path, built
 
 

@@ -13,10 +13,12 @@ import sys
 from pathlib import Path
 
 from pdb_build.bfs import table_stats
-from pdb_build.build import build_pdb_file, plan_build
-from pdb_build.compress import describe, parse_compression
+from pdb_build.build import build_pdb_file, encode_pdb_file, plan_build
+from pdb_build.compress import NONE, describe, parse_compression
 from pdb_build.partitions import custom, preset, preset_folder
-from pdb_build.store import CODECS, DEFAULT_CODEC, PLAIN, ZERO_AWARE, check_target, default_file_name
+from pdb_build.store import (
+    CODECS, DEFAULT_CODEC, PLAIN, ZERO_AWARE, check_target, default_file_name, load_partition,
+)
 from pdb_build.verify import verify_pdb
 from solvers.cli_support import EXIT_INVALID, EXIT_OK, OneLineParser, positive_int, run_guarded, show_progress
 from solvers.errors import InputError
@@ -31,9 +33,12 @@ def build_pdb_parser() -> OneLineParser:
         description="Build additive disjoint pattern databases for a board, goal and partition.",
         epilog=f"Presets are read from {preset_folder()}. Exit status: 0 built, 2 invalid input, 130 interrupted.",
     )
-    parser.add_argument("--board", required=True, help="RxC, rows x columns, e.g. 4x4")
+    parser.add_argument("--board", help="RxC, rows x columns, e.g. 4x4 (required unless --from)")
     parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
     which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--from", dest="source", metavar="FILE",
+                       help="encode this uncompressed file with --compress instead of building (board, goal, "
+                            "partition and kind come from it)")
     which.add_argument("--preset", help="a preset partition named by its pattern sizes, e.g. 7-8, 6-6-3, 5-5-5")
     which.add_argument(
         "--pattern", action="append", metavar="TILES", help="the tiles of one pattern, e.g. 1,2,3 (repeat per pattern)"
@@ -69,6 +74,10 @@ def build_pdb_main(argv: list[str] | None = None) -> int:
 
 
 def _build_pdb(args) -> int:
+    if args.source is not None:
+        return _encode_pdb(args)
+    if args.board is None:
+        raise InputError("--board is required (unless --from)")
     puzzle = Puzzle(*parse_board(args.board), args.goal)
     partition = preset(puzzle, args.preset) if args.preset is not None else custom(puzzle, args.pattern)
     cost_model = "non-additive" if args.non_additive else "additive"
@@ -92,6 +101,19 @@ def _build_pdb(args) -> int:
         print(f"  tiles {','.join(map(str, table.pattern)):<24} {table.table.size:>13,} entries, max {stats.max}, "
               f"mean {stats.mean:.3f}, {table.seconds:.1f} s")
     print(f"built {path} ({path.stat().st_size / 2**20:,.1f} MiB) in {sum(t.seconds for t in built):.1f} s of BFS")
+    return EXIT_OK
+
+
+def _encode_pdb(args) -> int:
+    compression = parse_compression(args.compress)
+    if compression == NONE or args.board or args.goal or args.zero_aware or args.non_additive:
+        raise InputError("--from takes --compress (not none) and the file's own board, goal, partition and kind")
+    source = load_partition(args.source)
+    out = Path(args.out) if args.out else Path(args.source).with_name(
+        default_file_name(source.puzzle, source.partition, source.cost_model, source.table_kind, compression))
+    del source
+    path, built = encode_pdb_file(args.source, out, compression, force=args.force, codec=args.codec)
+    print(f"encoded {args.source} as {describe(compression)}: {path} ({path.stat().st_size / 2**20:,.1f} MiB)")
     return EXIT_OK
 
 

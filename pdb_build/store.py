@@ -200,6 +200,22 @@ def write_partition(
     return path
 
 
+@dataclass(frozen=True)
+class BuildFacts:
+    """What a file records of how one of its tables was built."""
+
+    level_sizes: tuple[int, ...]
+    seconds: float
+
+
+def build_facts(path: str | Path) -> list[BuildFacts]:
+    """The build facts of every table of the (loaded, hence verified) file at `path`."""
+    with h5py.File(path, "r") as handle:
+        return [BuildFacts(tuple(int(n) for n in handle[f"pattern_{i}"].attrs["level_sizes"]),
+                           float(handle[f"pattern_{i}"].attrs["build_seconds"]))
+                for i in range(int(handle.attrs["n_patterns"]))]
+
+
 def load_partition(
     path: str | Path, puzzle: Puzzle | None = None, partition: Partition | None = None
 ) -> PatternDatabase:

@@ -156,3 +156,18 @@ def test_build_pdb_refuses_an_encoding_in_one_line(tmp_path, capsys, argv, messa
     err = capsys.readouterr().err
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "x.h5").exists()
+
+
+def test_build_pdb_from_an_uncompressed_file_encodes_it_without_building(files, tmp_path, capsys):
+    puzzle, _, states, paths = files
+    out = tmp_path / "encoded.h5"
+    assert build_pdb_main(["--from", str(paths["za"]), "--compress", "delta", "--out", str(out)]) == 0
+    assert f"as delta, 1 bits per entry: {out}" in capsys.readouterr().out
+    assert np.array_equal(load_partition(out).buffer, load_partition(paths["za-delta"]).buffer)
+    assert np.array_equal(_h(puzzle, out, states[::5]), _h(puzzle, paths["za"], states[::5]))
+    for argv, message in ((["--from", str(out), "--compress", "min:2"], "already encoded (delta)"),
+                          (["--from", str(paths["za"]), "--compress", "none"], "--from takes --compress"),
+                          (["--from", str(paths["za"]), "--compress", "min:2", "--board", "3x3"], "--from takes")):
+        assert build_pdb_main([*argv, "--out", str(tmp_path / "again.h5")]) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, err
