@@ -3,38 +3,52 @@
 A checksum proves that a table is the one that was written, not that it was built right.
 `verify_pdb` loads a file (format, ranking scheme and checksums checked by store.py) and
 checks every entry of every table, or `sample` random entries of each, against invariants
-that any correct additive table obeys. T(p) is the stored value of placement p: the fewest
-moves of pattern tiles that bring them home, minimised over the regions of free cells the
-blank may stand in (bfs.py). A *neighbour* of p is a placement p' that moves one pattern tile
-of p by one cell into a free cell (one not holding another pattern tile). The checks, for
-every entry p:
+that any correct additive table obeys. Tables come in two kinds (store.py):
 
-1. Reached: T(p) is not UNREACHED, except in a table of every tile but the blank, where the
-   unsolvable half of the placements is UNREACHED (their count must be exactly half).
-2. Zero at the goal only: T(p) = 0 exactly when p is the goal placement.
-3. Parity: T(p) has the parity of the number of pattern tiles on odd cells ((row + column)
-   odd) of p minus that of the goal placement. Every move of a pattern tile changes that
-   number by one, and moves of other tiles cost nothing, so every path from p has it.
-4. No steep rise from a connected placement: when the free cells of p form one region, every
-   neighbour p' has T(p') <= T(p) + 1 (the blank can stand anywhere at no cost, so the tile
-   can make its move from p's best position). With 3 this means T(p') = T(p) + 1 or
-   T(p') <= T(p) - 1.
-5. A way down: when T(p) > 0, some neighbour p' has T(p') <= T(p) - 1 (the first move of a
-   shortest path from p's best region leads to one).
+- a *plain* table holds T(p) for each placement p: the fewest moves of pattern tiles that
+  bring them home, minimised over the regions of free cells the blank may stand in (bfs.py);
+- a *zero-aware* table holds T(p, R) for each placement p and *region* R of p (a connected
+  component of the cells p leaves free): the same with the blank starting in R.
 
-What is NOT checked, because it does not hold for the stored minimum over regions (the tests
-show both on the 3x3 board against a brute-force search): that neighbours differ by at most
-one when p's free cells are split (walled-off cells make the blank's region matter; for the
-pattern {1, 2, 3, 4} neighbours differ by up to 7), and that the way down is exactly one lower
-(it can be three or five lower). Tables built with `--non-additive` count every move, so the
-values of neighbouring placements differ by the blank's walk; they are not supported, nor are
-`--zero-aware` tables (one value per placement and blank region). A
-single changed entry always breaks 3 when it changes by an odd amount; a change by two
-breaks 4 or 5 unless the entry's neighbours hide it.
+A *neighbour* of p is a placement p' that moves one pattern tile of p by one cell into a free
+cell. In a zero-aware table the free cell must lie in R, and the neighbour entry is (p', R'),
+R' the region of p' holding the cell the tile left: the edges of the abstract graph, each of
+cost one and reversible. The checks, for every entry:
 
-The verifier shares with the builder only the file format: the index of ranking.py and the
-table of order relabellings (a function of the pattern size alone, `abstraction._order_maps`);
-it derives moves, regions, parity and the goal from the board itself.
+1. Reached: not UNREACHED, except in a table of every tile but the blank, where the
+   unsolvable half of the entries is UNREACHED (their count must be exactly half).
+2. Zero at the goal only: 0 exactly at the goal placement (zero-aware: with R the region
+   holding the blank's goal cell).
+3. Parity: T has the parity of the number of pattern tiles on odd cells ((row + column) odd)
+   of p minus that of the goal placement. Every move of a pattern tile changes that number by
+   one, and moves of other tiles cost nothing, so every path from p has it.
+4. Plain, no steep rise from a connected placement: when the free cells of p form one
+   region, every neighbour p' has T(p') <= T(p) + 1 (the blank can stand anywhere at no
+   cost, so the tile can make its move from p's best position). With 3 this means
+   T(p') = T(p) + 1 or T(p') <= T(p) - 1.
+   Zero-aware, one apart: every neighbour entry differs by exactly one. The ends of an edge
+   of cost one are at most one apart in distance, and by 3 not equal. (The 1-bit delta
+   encoding of zero-aware tables relies on this.)
+5. A way down: when T > 0, some neighbour is lower (the first move of a shortest path leads
+   to one; zero-aware: by 4 it is exactly one lower).
+
+What is NOT checked of plain tables, because it does not hold for the stored minimum over
+regions (the tests show both on the 3x3 board against a brute-force search): that neighbours
+differ by at most one when p's free cells are split (walled-off cells make the blank's region
+matter; for the pattern {1, 2, 3, 4} neighbours differ by up to 7), and that the way down is
+exactly one lower (it can be three or five lower). Tables built with `--non-additive` count
+every move, so the values of neighbouring placements differ by the blank's walk; they are
+not supported. In a plain table a single changed entry always breaks 3 when it changes by an
+odd amount, and a change by two breaks 4 or 5 unless the entry's neighbours hide it. In a
+zero-aware table every single changed entry fails a check at the entry itself: a new value
+that is not UNREACHED, 0 or of the wrong parity is at least three away from the old way down,
+or two below the old value with every neighbour one above it, and so no way down. Only an
+entry made UNREACHED in a table of every tile passes, and its neighbours fail 4.
+
+The verifier shares with the builder only the file format: the index of ranking.py, the
+table of order relabellings (a function of the pattern size alone, `abstraction._order_maps`)
+and the numbering of regions of zero-aware tables (abstraction.region_layout, which it checks
+against the regions it finds); it derives moves, regions, parity and the goal from the board.
 """
 
 from __future__ import annotations
@@ -51,12 +65,13 @@ from tqdm import tqdm
 from pdb_build.abstraction import _order_maps
 from pdb_build.bfs import UNREACHED, table_stats
 from pdb_build.ranking import PlacementRanking, _map_rank, _map_unrank, _position_in
-from pdb_build.store import ADDITIVE, PLAIN, load_partition
+from pdb_build.store import ADDITIVE, ZERO_AWARE, load_partition
 from solvers.errors import InputError
 from solvers.jit import kernel, parallel_kernel
 from solvers.puzzle import Puzzle
 
-OK, IS_UNREACHED, ZERO_AWAY_FROM_GOAL, WRONG_PARITY, STEEP_RISE, NO_WAY_DOWN, GOAL_NOT_ZERO, UNREACHED_COUNT = range(8)
+(OK, IS_UNREACHED, ZERO_AWAY_FROM_GOAL, WRONG_PARITY, STEEP_RISE, NO_WAY_DOWN, GOAL_NOT_ZERO, UNREACHED_COUNT,
+ NOT_ONE_APART) = range(9)
 MAPS_PER_STEP = 256
 
 
@@ -82,9 +97,11 @@ class Verdict:
 
 @dataclass(frozen=True)
 class PlacementGraph:
-    """The placements of k tiles on a board as maps (occupied cells) with their tile moves."""
+    """The placements of k tiles on a board as maps (occupied cells) with their regions and
+    tile moves."""
 
     factorial_k: int
+    region_of_cell: np.ndarray  # int8[n_maps, n_cells]: region of each free cell (numbered by lowest cell), -1 if occupied
     connected: np.ndarray  # bool[n_maps]: the free cells form one region
     odd: np.ndarray  # uint8[n_maps]: parity of the occupied cells with (row + column) odd
     move_count: np.ndarray  # int64[n_maps]
@@ -94,9 +111,14 @@ class PlacementGraph:
     move_to: np.ndarray  # int64[n_maps, 4k]: the free cell it enters
     order_maps: np.ndarray  # int32[k * k, k!]
 
+    @property
+    def arrays(self) -> tuple:
+        """The arrays the kernels read, in the order they unpack them."""
+        return self.connected, self.odd, self.move_count, self.move_row, self.order_maps
+
 
 def placement_graph(puzzle: Puzzle, k: int) -> PlacementGraph:
-    """Every map of k occupied cells on `puzzle`'s board, and every move of one tile."""
+    """Every map of k occupied cells on `puzzle`'s board, its regions, and every move of one tile."""
     ranking = PlacementRanking(puzzle.n_cells, k)
     colour = np.array([(c // puzzle.cols + c % puzzle.cols) % 2 for c in range(puzzle.n_cells)], dtype=np.int64)
     neighbours = np.ascontiguousarray(puzzle.neighbours, dtype=np.int64)
@@ -105,8 +127,34 @@ def placement_graph(puzzle: Puzzle, k: int) -> PlacementGraph:
 
 
 @kernel
+def _label_regions(mask, neighbours, stack, region_of_cell):
+    """Number the connected components of the cells outside `mask` 0, 1, ... in the order of
+    their lowest cell, into region_of_cell (which must hold -1 for every cell); returns how
+    many there are."""
+    count = 0
+    for start in range(region_of_cell.shape[0]):
+        if mask >> start & 1 or region_of_cell[start] >= 0:
+            continue
+        region_of_cell[start] = count
+        stack[0] = start
+        top = 0
+        while top >= 0:
+            cell = stack[top]
+            top -= 1
+            for d in range(4):
+                nxt = neighbours[cell, d]
+                if nxt >= 0 and not (mask >> nxt & 1) and region_of_cell[nxt] < 0:
+                    region_of_cell[nxt] = count
+                    top += 1
+                    stack[top] = nxt
+        count += 1
+    return count
+
+
+@kernel
 def _map_moves(n_maps, n_cells, k, binomials, neighbours, colour):
-    """Connectivity and odd-cell parity of every map, and the moves of its tiles."""
+    """Regions, connectivity and odd-cell parity of every map, and the moves of its tiles."""
+    region_of_cell = np.full((n_maps, n_cells), -1, dtype=np.int8)
     connected = np.empty(n_maps, dtype=np.bool_)
     odd = np.empty(n_maps, dtype=np.uint8)
     move_count = np.zeros(n_maps, dtype=np.int64)
@@ -118,26 +166,11 @@ def _map_moves(n_maps, n_cells, k, binomials, neighbours, colour):
     for m in range(n_maps):
         mask = _map_unrank(m, n_cells, k, binomials)
         on_odd = 0
-        first_free = -1
         for cell in range(n_cells):
             if mask >> cell & 1:
                 on_odd += colour[cell]
-            elif first_free < 0:
-                first_free = cell
         odd[m] = on_odd % 2
-        seen = mask | (np.int64(1) << first_free)
-        stack[0] = first_free
-        top = 0
-        while top >= 0:
-            cell = stack[top]
-            top -= 1
-            for d in range(4):
-                nxt = neighbours[cell, d]
-                if nxt >= 0 and not (seen >> nxt & 1):
-                    seen |= np.int64(1) << nxt
-                    top += 1
-                    stack[top] = nxt
-        connected[m] = seen == (np.int64(1) << n_cells) - 1
+        connected[m] = _label_regions(mask, neighbours, stack, region_of_cell[m]) == 1
         for cell in range(n_cells):
             if not (mask >> cell & 1):
                 continue
@@ -152,15 +185,89 @@ def _map_moves(n_maps, n_cells, k, binomials, neighbours, colour):
                 move_from[m, j] = cell
                 move_to[m, j] = free
                 move_count[m] = j + 1
-    return connected, odd, move_count, move_map, move_row, move_from, move_to
+    return region_of_cell, connected, odd, move_count, move_map, move_row, move_from, move_to
+
+
+@dataclass(frozen=True)
+class EntryLayout:
+    """Which entry of a table holds which placement and blank: entry (block_offset[m] + d) * k!
+    + order holds the placement of map m with order rank `order` and the blank on any free
+    cell c with blank_domain[m, c] == d. A plain table has one domain per map, all its free
+    cells (its value is the minimum over them); a zero-aware table one per region. A move of
+    the placement graph starts from the entries of the domain holding the cell it enters, and
+    leads to the entry whose blank is on the cell it leaves."""
+
+    factorial_k: int
+    block_offset: np.ndarray  # int64[n_maps + 1]
+    blank_domain: np.ndarray  # int8[n_maps, n_cells], -1 for occupied cells
+    zero_aware: bool
+    move_domain: np.ndarray  # int8[n_maps, 4k]: the domain a move of the graph starts from
+    move_block: np.ndarray  # int64[n_maps, 4k]: the block it leads to
+
+    @property
+    def size(self) -> int:
+        return int(self.block_offset[-1]) * self.factorial_k
+
+    @property
+    def arrays(self) -> tuple:
+        """The arrays the kernels read, in the order they unpack them."""
+        return self.factorial_k, self.block_offset, self.move_domain, self.move_block
+
+    def locate(self, index):
+        """(map, domain, order) of an entry index, or of each of an array of them."""
+        block, order = np.divmod(index, self.factorial_k)
+        m = np.searchsorted(self.block_offset, block, side="right") - 1
+        return m, block - self.block_offset[m], order
+
+    def index(self, m: int, blank: int, order: int) -> int:
+        """The entry of map m, the blank on cell `blank` (free) and order rank `order`."""
+        return int(self.block_offset[m] + self.blank_domain[m, blank]) * self.factorial_k + order
+
+
+def entry_layout(graph: PlacementGraph, layout: tuple[np.ndarray, np.ndarray] | None = None) -> EntryLayout:
+    """The entries of a plain table (`layout` None) or of a zero-aware table laid out by
+    `layout` = (block_offset, region_of_cell) of abstraction.region_layout.
+
+    Refuses (InputError) a layout whose regions are not those the graph finds on the board.
+    """
+    n_maps = graph.connected.shape[0]
+    if layout is None:
+        block_offset = np.arange(n_maps + 1, dtype=np.int64)
+        blank_domain = np.where(graph.region_of_cell < 0, -1, 0).astype(np.int8)
+    else:
+        block_offset = np.zeros(n_maps + 1, dtype=np.int64)
+        np.cumsum(graph.region_of_cell.max(axis=1) + 1, out=block_offset[1:])
+        blank_domain = graph.region_of_cell
+        if not (np.array_equal(layout[0], block_offset) and np.array_equal(layout[1], blank_domain)):
+            raise InputError("the region layout of zero-aware tables does not number the regions of free cells "
+                             "in the order of their lowest cell; the verifier cannot read these tables")
+    move_domain, move_block = _move_ends(graph.move_count, graph.move_map, graph.move_from, graph.move_to,
+                                         block_offset, blank_domain)
+    return EntryLayout(graph.factorial_k, block_offset, blank_domain, layout is not None, move_domain, move_block)
 
 
 @kernel
-def _check_entry(table, m, order, goal_index, goal_odd, all_tiles, factorial_k, connected, odd,
-                 move_count, move_map, move_row, order_maps):
-    """(code, move) for the entry of map `m` and order rank `order`: OK or the first failed
-    check, and for a check about a neighbour the move (column of move_map) that reaches it."""
-    index = m * factorial_k + order
+def _move_ends(move_count, move_map, move_from, move_to, block_offset, blank_domain):
+    """The domain each move starts from (of the cell it enters) and the block it leads to (of
+    the cell it leaves, in the map after the move)."""
+    move_domain = np.full(move_map.shape, -1, dtype=np.int8)
+    move_block = np.full(move_map.shape, -1, dtype=np.int64)
+    for m in range(move_count.shape[0]):
+        for j in range(move_count[m]):
+            move_domain[m, j] = blank_domain[m, move_to[m, j]]
+            move_block[m, j] = block_offset[move_map[m, j]] + blank_domain[move_map[m, j], move_from[m, j]]
+    return move_domain, move_block
+
+
+@kernel
+def _check_entry(table, m, domain, order, rules, graph, entries):
+    """(code, move) for the entry of map m, blank domain `domain` and order rank `order`: OK
+    or the first failed check, and for a check about a neighbour the move (column of move_map)
+    that reaches it. `rules` is (goal index, goal's odd parity, a table of every tile, zero-aware)."""
+    goal_index, goal_odd, all_tiles, zero_aware = rules
+    connected, odd, move_count, move_row, order_maps = graph
+    factorial_k, block_offset, move_domain, move_block = entries
+    index = (block_offset[m] + domain) * factorial_k + order
     value = np.int64(table[index])
     if value == UNREACHED:
         return (OK if all_tiles else IS_UNREACHED), -1
@@ -170,8 +277,12 @@ def _check_entry(table, m, order, goal_index, goal_odd, all_tiles, factorial_k, 
         return WRONG_PARITY, -1
     way_down = value == 0
     for j in range(move_count[m]):
-        other = np.int64(table[move_map[m, j] * factorial_k + order_maps[move_row[m, j], order]])
-        if connected[m] and other > value + 1:
+        if move_domain[m, j] != domain:
+            continue
+        other = np.int64(table[move_block[m, j] * factorial_k + order_maps[move_row[m, j], order]])
+        if zero_aware and abs(other - value) != 1:
+            return NOT_ONE_APART, j
+        if not zero_aware and connected[m] and other > value + 1:
             return STEEP_RISE, j
         if other < value:
             way_down = True
@@ -180,28 +291,32 @@ def _check_entry(table, m, order, goal_index, goal_odd, all_tiles, factorial_k, 
     return OK, -1
 
 
-@parallel_kernel
-def _check_maps(table, first_map, last_map, goal_index, goal_odd, all_tiles, factorial_k, connected, odd,
-                move_count, move_map, move_row, order_maps, bad_order, bad_code, bad_move):
-    """Check every entry of maps first_map .. last_map - 1; for each map with a bad entry,
-    write the smallest bad order rank, its code and move into bad_* (left alone otherwise)."""
-    for m in prange(first_map, last_map):
+@kernel
+def _first_bad_in_map(table, m, rules, graph, entries):
+    """(index, code, move) of the first entry of map m that fails a check, or (-1, OK, -1)."""
+    factorial_k, block_offset, _, _ = entries
+    for domain in range(block_offset[m + 1] - block_offset[m]):
         for order in range(factorial_k):
-            code, move = _check_entry(table, m, order, goal_index, goal_odd, all_tiles, factorial_k, connected,
-                                      odd, move_count, move_map, move_row, order_maps)
+            code, move = _check_entry(table, m, domain, order, rules, graph, entries)
             if code != OK:
-                bad_order[m], bad_code[m], bad_move[m] = order, code, move
-                break
+                return (block_offset[m] + domain) * factorial_k + order, code, move
+    return -1, OK, -1
 
 
 @parallel_kernel
-def _check_indices(table, indices, goal_index, goal_odd, all_tiles, factorial_k, connected, odd,
-                   move_count, move_map, move_row, order_maps, codes, moves):
-    """Check the entries at `indices`, writing each one's code and move into codes and moves."""
-    for i in prange(indices.shape[0]):
-        m, order = indices[i] // factorial_k, indices[i] % factorial_k
-        codes[i], moves[i] = _check_entry(table, m, order, goal_index, goal_odd, all_tiles, factorial_k,
-                                          connected, odd, move_count, move_map, move_row, order_maps)
+def _check_maps(table, first_map, last_map, rules, graph, entries, bad_index, bad_code, bad_move):
+    """Check every entry of maps first_map .. last_map - 1, writing each map's first bad
+    entry (index -1 if none), its code and move into bad_*."""
+    for m in prange(first_map, last_map):
+        bad_index[m], bad_code[m], bad_move[m] = _first_bad_in_map(table, m, rules, graph, entries)
+
+
+@parallel_kernel
+def _check_entries(table, maps, domains, orders, rules, graph, entries, codes, bad_moves):
+    """Check the entries (maps[i], domains[i], orders[i]), writing each one's code and move
+    into codes and bad_moves."""
+    for i in prange(maps.shape[0]):
+        codes[i], bad_moves[i] = _check_entry(table, maps[i], domains[i], orders[i], rules, graph, entries)
 
 
 @dataclass(frozen=True)
@@ -210,86 +325,101 @@ class BadEntry:
 
     index: int
     code: int
-    detail: int  # STEEP_RISE: the move (column of the graph's move arrays); UNREACHED_COUNT: the count
+    detail: int  # STEEP_RISE, NOT_ONE_APART: the move (column of the graph's move arrays); UNREACHED_COUNT: the count
 
 
 def check_table(
     table: np.ndarray, puzzle: Puzzle, pattern: tuple[int, ...], graph: PlacementGraph, *,
-    sample: np.ndarray | None = None, progress: bool = False,
+    layout: tuple[np.ndarray, np.ndarray] | None = None, sample: np.ndarray | None = None, progress: bool = False,
 ) -> BadEntry | None:
-    """Check every entry of `table` (the additive table of `pattern` on `puzzle`, whose
-    placement graph is `graph`), or the entries at the sorted indices `sample`; returns the
-    first bad entry, or None. With `progress`, shows a tqdm bar (full checks only).
+    """Check every entry of `table`, the additive table of `pattern` on `puzzle` whose
+    placement graph is `graph` (a plain table, or a zero-aware one laid out by `layout`, as
+    abstraction.region_layout gives it), or the entries at the sorted indices `sample`; returns the first bad
+    entry, or None. With `progress`, shows a tqdm bar (full checks only).
 
-    Refuses (InputError) a table of the wrong size or type and indices outside it.
+    Refuses (InputError) a table of the wrong size or type, indices outside it, and a layout
+    that entry_layout refuses.
     """
     k = len(pattern)
-    ranking = PlacementRanking(puzzle.n_cells, k)
-    if table.shape != (ranking.size,) or table.dtype != np.uint8:
-        raise InputError(f"a table of {k} tiles on {puzzle.board} must be {ranking.size} bytes")
-    if sample is not None and sample.size and (sample.min() < 0 or sample.max() >= ranking.size):
-        raise InputError(f"sampled indices must lie in 0..{ranking.size - 1}")
+    entries = entry_layout(graph, layout)
+    if table.shape != (entries.size,) or table.dtype != np.uint8:
+        raise InputError(f"a {'zero-aware ' if entries.zero_aware else ''}table of {k} tiles on {puzzle.board} must be {entries.size} bytes")
+    if sample is not None and sample.size and (sample.min() < 0 or sample.max() >= entries.size):
+        raise InputError(f"sampled indices must lie in 0..{entries.size - 1}")
     goal_cells = np.array([puzzle.goal_cell[t] for t in pattern], dtype=np.int64)
-    goal_index = int(ranking.rank(goal_cells)[0])
-    goal_odd = int(graph.odd[goal_index // graph.factorial_k])
+    goal_map, goal_order = divmod(int(PlacementRanking(puzzle.n_cells, k).rank(goal_cells)[0]), graph.factorial_k)
+    goal_index = entries.index(goal_map, puzzle.blank_goal_cell, goal_order)
     all_tiles = k == puzzle.n_cells - 1
-    shared = (goal_index, goal_odd, all_tiles, graph.factorial_k, graph.connected, graph.odd,
-              graph.move_count, graph.move_map, graph.move_row, graph.order_maps)
+    rules = (goal_index, int(graph.odd[goal_map]), all_tiles, entries.zero_aware)
+    shared = (rules, graph.arrays, entries.arrays)
     if table[goal_index] != 0:
         return BadEntry(goal_index, GOAL_NOT_ZERO, -1)
     if sample is not None:
         codes = np.empty(sample.size, dtype=np.int64)
         moves = np.empty(sample.size, dtype=np.int64)
-        _check_indices(table, sample, *shared, codes, moves)
+        _check_entries(table, *entries.locate(sample), *shared, codes, moves)
         bad = np.flatnonzero(codes != OK)
         return BadEntry(int(sample[bad[0]]), int(codes[bad[0]]), int(moves[bad[0]])) if bad.size else None
     n_maps = graph.connected.shape[0]
-    bad_order = np.full(n_maps, -1, dtype=np.int64)
-    bad_code = np.zeros(n_maps, dtype=np.int64)
-    bad_move = np.zeros(n_maps, dtype=np.int64)
+    bad_index = np.empty(n_maps, dtype=np.int64)
+    bad_code = np.empty(n_maps, dtype=np.int64)
+    bad_move = np.empty(n_maps, dtype=np.int64)
     with tqdm(total=table.size, unit="entry", unit_scale=True, disable=not progress, leave=False,
               desc=f"tiles {','.join(map(str, pattern))}") as bar:
         for first in range(0, n_maps, MAPS_PER_STEP):
             last = min(first + MAPS_PER_STEP, n_maps)
-            _check_maps(table, first, last, *shared, bad_order, bad_code, bad_move)
-            bad = np.flatnonzero(bad_order[first:last] >= 0)
+            _check_maps(table, first, last, *shared, bad_index, bad_code, bad_move)
+            bad = np.flatnonzero(bad_index[first:last] >= 0)
             if bad.size:
                 m = first + int(bad[0])
-                return BadEntry(m * graph.factorial_k + int(bad_order[m]), int(bad_code[m]), int(bad_move[m]))
-            bar.update((last - first) * graph.factorial_k)
+                return BadEntry(int(bad_index[m]), int(bad_code[m]), int(bad_move[m]))
+            bar.update(int(entries.block_offset[last] - entries.block_offset[first]) * graph.factorial_k)
     unreached = table_stats(table).unreached
     if unreached != (table.size // 2 if all_tiles else 0):
         return BadEntry(-1, UNREACHED_COUNT, unreached)
     return None
 
 
-def describe(bad: BadEntry, table: np.ndarray, puzzle: Puzzle, pattern: tuple[int, ...], graph: PlacementGraph) -> str:
-    """One line naming the bad entry: its index, tiles and cells, value and the failed check."""
+def describe(bad: BadEntry, table: np.ndarray, puzzle: Puzzle, pattern: tuple[int, ...], graph: PlacementGraph,
+             layout: tuple[np.ndarray, np.ndarray] | None = None) -> str:
+    """One line naming the bad entry: its index, tiles and cells (and the cells of the blank's
+    region in a zero-aware table, whose `layout` check_table was given), value and the failed
+    check."""
     if bad.code == UNREACHED_COUNT:
         return f"{bad.detail:,} entries are UNREACHED, not {table.size // 2:,} (the unsolvable half)"
-    k = len(pattern)
-    ranking = PlacementRanking(puzzle.n_cells, k)
-    cells = ranking.unrank(bad.index)[0]
-    value = int(table[bad.index])
-    entry = f"entry {bad.index:,} (tiles {_list(pattern)} on cells {_list(cells)}) = {value}"
+    entries = entry_layout(graph, layout)
+    entry = _entry_text(bad.index, table, puzzle, pattern, entries)
+    goal = "the goal placement" + (" with the blank in its goal region" if entries.zero_aware else "")
     if bad.code == GOAL_NOT_ZERO:
-        return f"{entry}, but it is the goal placement, which must be 0"
+        return f"{entry}, but it is {goal}, which must be 0"
     if bad.code == IS_UNREACHED:
         return f"{entry} (UNREACHED), but every placement of fewer than {puzzle.n_cells - 1} tiles is reachable"
     if bad.code == ZERO_AWAY_FROM_GOAL:
-        return f"{entry}, but only the goal placement may be 0"
+        return f"{entry}, but only {goal} may be 0"
     if bad.code == WRONG_PARITY:
+        value = int(table[bad.index])
         return f"{entry}, of the wrong parity: every move of a pattern tile changes it, so it must be {'odd' if value % 2 == 0 else 'even'}"
     if bad.code == NO_WAY_DOWN:
-        return f"{entry}, but no neighbouring placement is lower"
-    m = bad.index // graph.factorial_k
+        return f"{entry}, but no neighbouring {'entry is one' if entries.zero_aware else 'placement is'} lower"
+    m, _, order = entries.locate(bad.index)
+    ranking = PlacementRanking(puzzle.n_cells, len(pattern))
+    cells = ranking.unrank(m * graph.factorial_k + order)[0]
     source, target = int(graph.move_from[m, bad.detail]), int(graph.move_to[m, bad.detail])
     tile = pattern[list(cells).index(source)]
     moved = [target if c == source else int(c) for c in cells]
-    other = int(ranking.rank(moved)[0])
-    return (f"{entry}, but its neighbour entry {other:,} (tiles {_list(pattern)} on cells {_list(moved)}) = "
-            f"{int(table[other])}, tile {tile} moved from cell {source} to cell {target}, is more than one "
-            "higher, and the free cells of the first are connected")
+    moved_map, moved_order = divmod(int(ranking.rank(moved)[0]), graph.factorial_k)
+    other = _entry_text(entries.index(moved_map, source, moved_order), table, puzzle, pattern, entries)
+    rule = ("is not one higher or lower" if bad.code == NOT_ONE_APART
+            else "is more than one higher, and the free cells of the first are connected")
+    return f"{entry}, but its neighbour {other}, tile {tile} moved from cell {source} to cell {target}, {rule}"
+
+
+def _entry_text(index: int, table: np.ndarray, puzzle: Puzzle, pattern: tuple[int, ...], entries: EntryLayout) -> str:
+    """`entry <index> (tiles .. on cells ..[, blank in cells ..]) = <value>`."""
+    m, domain, order = entries.locate(index)
+    cells = PlacementRanking(puzzle.n_cells, len(pattern)).unrank(m * entries.factorial_k + order)[0]
+    blank = f", blank in cells {_list(np.flatnonzero(entries.blank_domain[m] == domain))}" if entries.zero_aware else ""
+    return f"entry {index:,} (tiles {_list(pattern)} on cells {_list(cells)}{blank}) = {int(table[index])}"
 
 
 def _list(values) -> str:
@@ -298,8 +428,8 @@ def _list(values) -> str:
 
 def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 0, progress: bool | None = None) -> Verdict:
     """Load the PDB file at `path` (checked as store.load_partition checks it) and verify every
-    entry of every table, or `sample` entries of each chosen uniformly at random from `seed`
-    (every entry if `sample` is at least the table's size).
+    entry of every table, plain or zero-aware, or `sample` entries of each chosen uniformly at
+    random from `seed` (every entry if `sample` is at least the table's size).
 
     Returns a Verdict: ok, or the first bad entry (in table order, then index order) as one
     line. Raises PdbError for a file that cannot be loaded and NotSupported for a
@@ -312,25 +442,20 @@ def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 0, pr
             f"{database.path}: not verified: {database.cost_model} tables are not supported "
             "(every move costs 1 there, so neighbouring placements differ by the blank's walk)"
         )
-    if database.table_kind != PLAIN:
-        raise NotSupported(
-            f"{database.path}: not verified: {database.table_kind} tables are not supported "
-            "(the checks are written for one value per placement)"
-        )
     if progress is None:
         progress = sys.stderr.isatty()
+    layouts = database.layouts if database.table_kind == ZERO_AWARE else (None,) * len(database.tables)
     rng = np.random.default_rng(seed)
     checked = 0
-    for number, (pattern, table) in enumerate(zip(database.partition.patterns, database.tables)):
+    for number, (pattern, table, layout) in enumerate(zip(database.partition.patterns, database.tables, layouts)):
         indices = None
         if sample is not None and sample < table.size:
             indices = np.sort(rng.choice(table.size, size=sample, replace=False)).astype(np.int64)
         graph = placement_graph(database.puzzle, len(pattern))
-        bad = check_table(table, database.puzzle, pattern, graph, sample=indices, progress=progress)
+        bad = check_table(table, database.puzzle, pattern, graph, layout=layout, sample=indices, progress=progress)
         if bad is not None:
             where = f"table {number} (tiles {_list(pattern)}): "
             return Verdict(database.path, False, checked, time.perf_counter() - began,
-                           where + describe(bad, table, database.puzzle, pattern, graph))
+                           where + describe(bad, table, database.puzzle, pattern, graph, layout))
         checked += table.size if indices is None else indices.size
     return Verdict(database.path, True, checked, time.perf_counter() - began)
-

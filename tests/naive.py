@@ -297,3 +297,72 @@ def zero_aware_sum(state: tuple, patterns: list[tuple], tables: list[dict]) -> i
     `zero_aware_table` values at the tiles' cells and the blank's cell."""
     blank = state.index(0)
     return sum(table[(tuple(state.index(t) for t in pattern), blank)] for pattern, table in zip(patterns, tables))
+
+
+def first_zero_aware_violation(rows: int, cols: int, goal: tuple, pattern: tuple, table: dict):
+    """(placement, blank cell, check) of the first entry that breaks a check of
+    pdb_build/verify.py on the zero-aware `table` ((placement, blank cell) -> value for every
+    placement and free cell, 255 for UNREACHED, one value for all the blank cells of a region),
+    or None. An entry is a placement and a region of its free cells (4-neighbour connected),
+    named by the region's lowest cell; entries are taken in the order of the zero-aware index:
+    map rank, then region (regions are numbered by their lowest cell), then order rank.
+
+    Checks, in this order: the goal entry is 0 ("goal not zero", before any other); then per
+    entry: "unreached" (255, unless the pattern holds every tile), "zero away from goal",
+    "parity" (value + pattern tiles on odd cells, goal's included, is even), "one apart" (a
+    pattern tile moving into the region leads to an entry, with the blank on the cell the tile
+    left, whose value is not exactly one away), "no way down" (none exactly one lower);
+    finally the unreached count ((None, None, "unreached count"): half the entries for a
+    pattern of every tile, else none).
+    """
+    n_orders = math.factorial(len(pattern))
+
+    def steps(cell):
+        r, c = divmod(cell, cols)
+        return [nr * cols + nc for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= nr < rows and 0 <= nc < cols]
+
+    def region(placement, blank):
+        seen, todo = {blank}, [blank]
+        while todo:
+            for cell in steps(todo.pop()):
+                if cell not in placement and cell not in seen:
+                    seen.add(cell)
+                    todo.append(cell)
+        return seen
+
+    def odd(placement):
+        return sum((c // cols + c % cols) % 2 for c in placement)
+
+    def index_order(entry):
+        map_rank, order_rank = divmod(placement_index(list(entry[0])), n_orders)
+        return map_rank, entry[1], order_rank
+
+    lowest = {key: min(region(*key)) for key in table}
+    goal_placement = tuple(goal.index(t) for t in pattern)
+    goal_entry = (goal_placement, lowest[(goal_placement, goal.index(0))])
+    if table[goal_entry] != 0:
+        return (*goal_entry, "goal not zero")
+    every_tile = len(pattern) == rows * cols - 1
+    entries = sorted({(placement, low) for (placement, _), low in lowest.items()}, key=index_order)
+    for placement, low in entries:
+        value = table[(placement, low)]
+        if value == 255:
+            if every_tile:
+                continue
+            return placement, low, "unreached"
+        if value == 0 and (placement, low) != goal_entry:
+            return placement, low, "zero away from goal"
+        if (value + odd(placement) + odd(goal_placement)) % 2:
+            return placement, low, "parity"
+        cells = region(placement, low)
+        others = [table[(placement[:i] + (free,) + placement[i + 1 :], cell)]
+                  for i, cell in enumerate(placement) for free in steps(cell) if free in cells]
+        if any(abs(w - value) != 1 for w in others):
+            return placement, low, "one apart"
+        if value > 0 and value - 1 not in others:
+            return placement, low, "no way down"
+    unreached = sum(1 for entry in entries if table[entry] == 255)
+    if unreached != (len(entries) // 2 if every_tile else 0):
+        return None, None, "unreached count"
+    return None
