@@ -65,7 +65,9 @@ from tqdm import tqdm
 from pdb_build.abstraction import _order_maps
 from pdb_build.bfs import UNREACHED, table_stats
 from pdb_build.ranking import PlacementRanking, _map_rank, _map_unrank, _position_in
+from pdb_build.compress import NONE
 from pdb_build.store import ADDITIVE, ZERO_AWARE, load_partition
+from pdb_build.verify_encoded import first_difference
 from solvers.errors import InputError
 from solvers.jit import kernel, parallel_kernel
 from solvers.puzzle import Puzzle
@@ -432,8 +434,9 @@ def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 0, pr
     random from `seed` (every entry if `sample` is at least the table's size).
 
     Returns a Verdict: ok, or the first bad entry (in table order, then index order) as one
-    line. Raises PdbError for a file that cannot be loaded and NotSupported for a
-    non-additive one. `progress` (default: when stderr is a terminal) shows a tqdm bar.
+    line. An encoded file (build-pdb --compress) is compared in full with an encoded rebuild
+    instead (verify_encoded.py; `sample` does not apply). Raises PdbError for a file that
+    cannot be loaded and NotSupported for a non-additive one. `progress` (default: when stderr is a terminal) shows a tqdm bar.
     """
     began = time.perf_counter()
     database = load_partition(path)
@@ -444,6 +447,9 @@ def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 0, pr
         )
     if progress is None:
         progress = sys.stderr.isatty()
+    if database.compression != NONE:  # encoded: compared with a rebuild, in full
+        failure, entries = first_difference(database, progress=progress)
+        return Verdict(database.path, failure is None, entries, time.perf_counter() - began, failure)
     layouts = database.layouts if database.table_kind == ZERO_AWARE else (None,) * len(database.tables)
     rng = np.random.default_rng(seed)
     checked = 0

@@ -21,16 +21,18 @@ from pdb_build.compress import compress, stored_values
 from pdb_build.store import ZERO_AWARE, PatternDatabase
 
 
-def first_difference(database: PatternDatabase, *, progress: bool = False) -> str | None:
-    """None when every stored table equals the encoding of a rebuilt one, else one line naming
-    the first table and stored entry that differ."""
+def first_difference(database: PatternDatabase, *, progress: bool = False) -> tuple[str | None, int]:
+    """(None when every stored table equals the encoding of a rebuilt one, else one line naming
+    the first table and stored entry that differ; the uncompressed entries compared)."""
     plan = plan_build(database.puzzle, database.partition, zero_aware=database.table_kind == ZERO_AWARE)
     rebuilt = build_tables(plan, progress=progress)
     compression = database.compression
+    compared = 0
     for number, (pattern, stored, table) in enumerate(zip(database.partition.patterns, database.tables, rebuilt)):
         factorial_k = math.factorial(len(pattern))
         expected = compress(table.table, factorial_k, compression)
         if np.array_equal(stored, expected):
+            compared += table.table.size
             continue
         n_stored = compression.stored_entries(table.table.size // factorial_k, factorial_k)
         ours, theirs = stored_values(stored, n_stored, compression), stored_values(expected, n_stored, compression)
@@ -40,5 +42,5 @@ def first_difference(database: PatternDatabase, *, progress: bool = False) -> st
         merged = "" if compression.merge == 1 else (
             f" (the minimum over {compression.merge} blocks from uncompressed entry {first:,} on, step {factorial_k:,})")
         return (f"table {number} (tiles {','.join(map(str, pattern))}): stored entry {entry:,}{merged} holds "
-                f"{int(ours[entry])}, a rebuild encoded as {compression.name} holds {int(theirs[entry])}")
-    return None
+                f"{int(ours[entry])}, a rebuild encoded as {compression.name} holds {int(theirs[entry])}"), compared
+    return None, compared
