@@ -20,6 +20,7 @@ from pdb_build.verify import verify_pdb
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.puzzle import Puzzle
+from solvers.search.parallel_ida import parallel_ida_star
 from solvers.solve import solve
 from tests import naive
 from tests.conftest import STANDARD_3X3, assert_ida_matches_naive, distances
@@ -113,8 +114,8 @@ def test_delta_with_reflection_and_a_star(files):
                           from_spec(puzzle, f"pdb:{paths['za']}+reflect").evaluate_many(states[::7]))
     exact = distances(3, 3, tuple(puzzle.goal.tolist()))
     for state in states[:: len(states) // 5]:
-        result = solve(puzzle, state, "astar", from_spec(puzzle, reflected))
-        assert result.length == exact[tuple(state)]
+        assert solve(puzzle, state, "astar", from_spec(puzzle, reflected)).length == exact[tuple(state)]
+        assert parallel_ida_star(puzzle, state, from_spec(puzzle, reflected), threads=2).length == exact[tuple(state)]
 
 
 def test_the_file_records_its_encoding_and_its_size(files):
