@@ -3,6 +3,7 @@ exhaustive BFS, uniform states spread as the 8-puzzle's distances are, walks wit
 and one-line refusals."""
 
 import shlex
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from solvers.puzzle import Puzzle
 from tests.conftest import STANDARD_3X3, distances
 
 BLANK_FIRST_3X3 = tuple(range(9))
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True)
@@ -177,3 +179,9 @@ def test_the_api_refuses_what_would_not_read_back():
     with pytest.raises(InputError, match="the number of instances must be 1 or more, not 0"):
         random_instances(puzzle, 0, seed=1)
 
+
+def test_the_shipped_random_15_puzzle_set_is_seed_1_uniform_towards_korf100s_goal():
+    puzzle, instances = load_instances(ROOT / "data" / "random15-1000.txt")
+    assert puzzle == load_instances(ROOT / "data" / "korf100.txt")[0] == Puzzle(4, 4, range(16))
+    assert np.array_equal([i.start for i in instances], random_instances(puzzle, 1000, seed=1))
+    assert all(i.optimal is None for i in instances)
