@@ -1,4 +1,5 @@
-"""cli.py -- command-line front ends of the solvers: `solve-puzzle`, `solve-batch`, `compare-heuristics`.
+"""cli.py -- command-line front ends of the solvers: `solve-puzzle`, `solve-batch`, `compare-heuristics`,
+`make-instances`.
 
 solve-puzzle exit status: 0 solved, 1 the instance is unsolvable, 2 invalid input (one line
 on stderr), 3 a node or time limit ended the search first, 130 interrupted.
@@ -7,6 +8,7 @@ a known optimum, 2 invalid input, 3 some instance not solved (limit or unsolvabl
 interrupted (the rows written so far stay; rerun to resume).
 compare-heuristics exit status: 0 done (every instance solved at its known length), 1 a length
 differs from a known optimum (the report is written), 2 invalid input, 130 interrupted.
+make-instances exit status: 0 written, 2 invalid input, 130 interrupted (nothing written).
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ import os
 import re
 import shlex
 import sys
+import time
 from pathlib import Path
 
 from pdb_build.store import package_version
+from solvers.atomic import atomic_target
 from solvers.batch import solve_batch
 from solvers.cli_support import (
     EXIT_GAVE_UP,
@@ -36,6 +40,13 @@ from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, require_solvable, uniform_states
 from solvers.heuristics import accepted_forms, from_options, from_spec
 from solvers.instances import load_instances, packaged_sets, select_instances
+from solvers.make_instances import (
+    MAX_SOLVE_CELLS,
+    instance_file_text,
+    optimal_lengths,
+    random_instances,
+    random_walk_instances,
+)
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import check_report_folder, write_report
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
@@ -292,6 +303,96 @@ def _compared_puzzle(args) -> Puzzle:
     if args.board is None:
         raise InputError("--board is needed without an --instances or --states file")
     return Puzzle(*parse_board(args.board), args.goal)
+
+
+def make_instances_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="make-instances",
+        description="Write a benchmark instance file: uniform random solvable states, or the ends of random "
+        "walks from the goal, with their optimal lengths on small boards.",
+        epilog="Exit status: 0 written, 2 invalid input, 130 interrupted (nothing written).",
+    )
+    parser.add_argument("--board", required=True, help="RxC, rows x columns")
+    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    parser.add_argument("--count", type=positive_int, default=100, help="how many instances (default 100)")
+    parser.add_argument("--walk", type=int, metavar="LENGTH", help="instead of uniform random states, the ends of "
+                        "random walks of LENGTH moves from the goal that never undo the previous move")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--solve", action=argparse.BooleanOptionalAction, default=None,
+                        help="write each instance's optimal length (default: on for boards of at most "
+                        f"{MAX_SOLVE_CELLS} cells; refused on larger ones)")
+    parser.add_argument("--out", default="-", help="the instance file (default: - for stdout); an existing one "
+                        "is refused without --force")
+    parser.add_argument("--force", action="store_true", help="replace an existing --out file")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def make_instances_main(argv: list[str] | None = None) -> int:
+    """Run `make-instances`; returns the exit status."""
+    args = make_instances_parser().parse_args(argv)
+    return run_guarded("make-instances", lambda: _make_instances(args), "interrupted; nothing written")
+
+
+def _make_instances(args) -> int:
+    puzzle = Puzzle(*parse_board(args.board), args.goal)
+    solving = puzzle.n_cells <= MAX_SOLVE_CELLS if args.solve is None else args.solve
+    out = None if args.out == "-" else _new_file(args.out, args.force)
+    if args.walk is None:
+        states = random_instances(puzzle, args.count, args.seed)
+        source = f"{count(args.count, 'state')} drawn uniformly from the solvable states"
+    else:
+        states = random_walk_instances(puzzle, args.count, args.walk, args.seed)
+        source = f"The ends of {count(args.count, 'random walk')} of {count(args.walk, 'move')} from the goal, " \
+                 "none undoing the move before it"
+    lengths = optimal_lengths(puzzle, states, progress=show_progress(args.quiet)) if solving else None
+    text = instance_file_text(puzzle, states, lengths, [
+        f"{source} (seed {args.seed}), {puzzle.board} board.",
+        f"Made on {_today()} by: {_make_instances_command(args, puzzle, solving)}",
+        "Format: the tile in each cell in row-major order (0 = blank), "
+        + ('then "| optimal length" (IDA*, each solution replayed).' if solving
+           else 'no optimal lengths yet (append "| length" when known).'),
+    ])
+    if out is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        with atomic_target(out) as temporary:
+            temporary.write_text(text)
+    except OSError as error:
+        raise InputError(f"cannot write {out}: {error}") from None
+    print(f"wrote {count(args.count, 'instance')} of {puzzle} to {out}")
+    return EXIT_OK
+
+
+def _new_file(name: str, force: bool) -> Path:
+    """The file --out names; InputError if the name is empty or a folder's, or if the file exists
+    and `force` is not given."""
+    if not name.strip():
+        raise InputError("--out needs a file name")
+    path = Path(name)
+    if path.is_dir():
+        raise InputError(f"--out {name} is a folder; give a file name")
+    if path.exists() and not force:
+        raise InputError(f"{name} exists; pass --force to replace it")
+    return path
+
+
+def _make_instances_command(args, puzzle: Puzzle, solving: bool) -> str:
+    """The make-instances command that writes the same instances (every option that sets them, none
+    that names the file), so that the same options always give the same header."""
+    walk = [] if args.walk is None else ["--walk", str(args.walk)]
+    return shlex.join(["make-instances", "--board", puzzle.board, "--goal", " ".join(map(str, puzzle.goal)),
+                       "--count", str(args.count), *walk, "--seed", str(args.seed),
+                       "--solve" if solving else "--no-solve"])
+
+
+def _today() -> str:
+    """Today's date (UTC), or that of SOURCE_DATE_EPOCH when set (reproducible builds' convention)."""
+    seconds = os.environ.get("SOURCE_DATE_EPOCH")
+    if seconds is not None and not seconds.isdigit():
+        raise InputError(f"SOURCE_DATE_EPOCH {seconds!r} is not a number of seconds since 1970")
+    return time.strftime("%Y-%m-%d", time.gmtime(None if seconds is None else int(seconds)))
 
 
 def _slug(text: str) -> str:
