@@ -24,7 +24,7 @@ def test_the_checkout_reads_its_own_data_folder():
 
 def test_packaged_sets_are_named_from_any_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert packaged_sets() == ["hardest8-31", "korf100", "korf24-50"]
+    assert packaged_sets() == ["hardest8-31", "korf100", "korf24-50", "random15-1000"]
     puzzle, instances = load_instances("hardest8-31")
     assert puzzle.board == "3x3" and [i.optimal for i in instances] == [31, 31]
     with pytest.raises(InputError, match=r"cannot read instance file korf101: .*packaged sets: hardest8-31, korf100"):
@@ -77,5 +77,5 @@ def test_the_unpacked_wheel_finds_its_data_outside_the_checkout(wheel, tmp_path)
     assert done.returncode == 0, done.stderr
     folder, patterns, sets, n_korf, epilog = json.loads(done.stdout)
     assert folder == str(site / "tilepdb_data")
-    assert (len(patterns), sets, n_korf) == (2, ["hardest8-31", "korf100", "korf24-50"], 100)
+    assert (len(patterns), sets, n_korf) == (2, ["hardest8-31", "korf100", "korf24-50", "random15-1000"], 100)
     assert f"Presets are read from {site / 'tilepdb_data' / 'partitions'}." in epilog
