@@ -58,7 +58,7 @@ def test_default_path_and_custom_non_additive_patterns(tmp_path):
         (["--board", "1x4", "--preset", "7-8"], "board 1x4 is not supported"),
         (["--board", "3x3", "--goal", "1 2 3", "--preset", "4-4"], "goal has 3 tiles"),
         (["--board", "4x4", "--preset", "7-8", "--pattern", "1,2"], "not allowed with argument"),
-        (["--preset", "7-8"], "the following arguments are required: --board"),
+        (["--preset", "7-8"], "--board is required (unless --from)"),
         (["--board", "3x3", "--preset", "4-4", "--codec", "lz4"], "invalid choice: 'lz4'"),
     ],
 )

@@ -40,6 +40,7 @@ one column per instance; a move changes only the instances of the moved tile's p
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -79,42 +80,22 @@ class PdbLookups(NamedTuple):
     affected: np.ndarray
 
 
-class PackedLookups(NamedTuple):
-    """The lookups of PdbLookups over tables of any kind and encoding (a term with at least one
-    zero-aware or compressed table; plain uncompressed ones take the faster PdbLookups).
+PackedLookups = namedtuple("PackedLookups", [
+    *PdbLookups._fields, "pattern_zero_aware", "pattern_region_start", "region_offset", "pattern_cell_start",
+    "region_of_cell", "pattern_merge_shift", "pattern_entry_shift", "pattern_delta", "goal_cell", "goal_blank",
+    "neighbours", "colour",
+])
+PackedLookups.__doc__ = """The lookups of PdbLookups over tables of any kind and encoding (a term with at least one
+zero-aware or compressed table; plain uncompressed ones take the faster PdbLookups).
 
-    A pattern's *block* is its map rank, or for a zero-aware pattern (pattern_zero_aware = 1)
-    region_offset[pattern_region_start[p] + map] + region_of_cell[pattern_cell_start[p] +
-    map * n_cells + blank cell] (the layouts of the zero-aware patterns' sizes one after the
-    other). Its stored entry is (block >> pattern_merge_shift[p]) * k! + order, held in byte
-    entry >> pattern_entry_shift[p] (8 >> pattern_entry_shift[p] bits each, low bits first).
-    A delta pattern (pattern_delta = 1) stores bit 1 of the value; the value is decoded from
-    the parent's, or at a search's first state by a walk down to the goal, which uses the
-    goal cells, the goal's blank cell, the board's neighbours and the cells' colours."""
-
-    tables: np.ndarray
-    table_offset: np.ndarray
-    pattern_tiles: np.ndarray
-    pattern_k: np.ndarray
-    pattern_factorial: np.ndarray
-    binomials: np.ndarray
-    instance_pattern: np.ndarray
-    lookup_start: np.ndarray
-    lookup_tile: np.ndarray
-    lookup_cell: np.ndarray
-    affected: np.ndarray
-    pattern_zero_aware: np.ndarray
-    pattern_region_start: np.ndarray
-    region_offset: np.ndarray
-    pattern_cell_start: np.ndarray
-    region_of_cell: np.ndarray
-    pattern_merge_shift: np.ndarray
-    pattern_entry_shift: np.ndarray
-    pattern_delta: np.ndarray
-    goal_cell: np.ndarray
-    goal_blank: np.ndarray
-    neighbours: np.ndarray
-    colour: np.ndarray
+A pattern's *block* is its map rank, or for a zero-aware pattern (pattern_zero_aware = 1)
+region_offset[pattern_region_start[p] + map] + region_of_cell[pattern_cell_start[p] +
+map * n_cells + blank cell] (the layouts of the zero-aware patterns' sizes one after the
+other). Its stored entry is (block >> pattern_merge_shift[p]) * k! + order, held in byte
+entry >> pattern_entry_shift[p] (8 >> pattern_entry_shift[p] bits each, low bits first).
+A delta pattern (pattern_delta = 1) stores bit 1 of the value; the value is decoded from
+the parent's, or at a search's first state by a walk down to the goal, which uses the
+goal cells, the goal's blank cell, the board's neighbours and the cells' colours."""
 
 
 def check_reflectable(puzzle: Puzzle) -> None:
