@@ -4,6 +4,7 @@ for min:K, equal to the minimum over the merged entries of the naive table), thr
 search kernels' incremental child evaluation (IDA* against a naive IDA* that evaluates h from
 scratch), and the refusals."""
 
+import csv
 import math
 
 import h5py
@@ -17,6 +18,7 @@ from pdb_build.partitions import custom
 from pdb_build.ranking import PlacementRanking
 from pdb_build.store import checksum, load_partition
 from pdb_build.verify import verify_pdb
+from solvers.cli import compare_heuristics_main
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.puzzle import Puzzle
@@ -190,3 +192,23 @@ def test_verify_pdb_compares_an_encoded_file_with_a_rebuild(files, tmp_path):
             dataset.attrs["checksum"] = checksum(stored)
         verdict = verify_pdb(broken)
         assert not verdict.ok and "table 1 " in verdict.failure and "a rebuild encoded as" in verdict.failure, verdict.line()
+
+
+def test_compare_heuristics_reads_encoded_files(files, tmp_path, capsys):
+    """The hardest 8-puzzles (blank-first goal) with the delta and min:4 files beside the plain
+    one: every length optimal, and the per-state h of the delta file equals the zero-aware one."""
+    puzzle, _, _, paths = files
+    if puzzle.blank_goal_cell != 0:
+        pytest.skip("the instances' goal is blank first; this case's tables are for another goal")
+    specs = [f"pdb:{paths['za']}", f"pdb:{paths['za-delta']}", f"pdb:{paths['plain-min:4']}"]
+    argv = ["--instances", "data/hardest8-31.txt", "--sample", "200", "--out", str(tmp_path / "r"), "--quiet"]
+    for spec in specs:
+        argv += ["--heuristic", spec]
+    status = compare_heuristics_main(argv)
+    captured = capsys.readouterr()
+    assert status == 0 and captured.err == "", captured.err
+    rows = list(csv.DictReader((tmp_path / "r" / "per_state.csv").open()))
+    names = [c for c in rows[0] if c.startswith("pdb:")]
+    assert len(names) == 3 and all(int(r[names[0]]) == int(r[names[1]]) >= int(r[names[2]]) for r in rows)
+    solved = list(csv.DictReader((tmp_path / "r" / "per_instance.csv").open()))
+    assert {(r["length"], r["known_length"]) for r in solved} == {("31", "31")}
