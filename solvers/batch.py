@@ -34,14 +34,16 @@ from solvers.errors import InputError
 from solvers.heuristics import Heuristic, from_recipe
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
+from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.result import SOLVED, SearchResult, checked_start
 from solvers.solve import solve
 
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
-    "iterations", "algorithm", "heuristic", "tables",
+    "iterations", "algorithm", "heuristic", "tables", "prune", "full_last_iteration",
 ]
-SETTINGS_FIELDS = ("algorithm", "heuristic", "tables")
+SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", "prune", "full_last_iteration")
+FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
 
 
 @dataclass(frozen=True)
@@ -72,11 +74,17 @@ class BatchSummary:
         ]
 
 
-def run_settings(algorithm: str, heuristic: Heuristic) -> dict:
+def run_settings(algorithm: str, heuristic: Heuristic, search: dict) -> dict:
     """What every row of a batch records of how it was solved: the algorithm, the heuristic's
-    name and each table file's name and SHA-256 (a resumed run must use the same)."""
+    name, each table file's name and SHA-256, and for IDA* the move pruning and whether the
+    last iteration was completed (`search`, solve's keywords; empty for A*). A resumed run must
+    use the same."""
     tables = ";".join(f"{Path(path).name}={checksum}" for path, checksum in heuristic.provenance)
-    return {"algorithm": algorithm, "heuristic": heuristic.name, "tables": tables}
+    settings = {"algorithm": algorithm, "heuristic": heuristic.name, "tables": tables, "prune": "",
+                "full_last_iteration": ""}
+    if algorithm == "ida":
+        settings.update(prune=search["prune"], full_last_iteration="yes" if search["full_last_iteration"] else "no")
+    return settings
 
 
 def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict:
@@ -104,7 +112,7 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
     A row is kept when it is complete (ends with a new line, has every field), names an
     instance of this set once, and, if solved, its moves replay from that instance to the
     goal in its stated length. Anything else, such as a half-written last line, is dropped.
-    A complete row solved with other `settings` (algorithm, heuristic, tables) is refused with
+    A complete row solved with other `settings` (SETTINGS_FIELDS) is refused with
     a one-line InputError: rows of different runs never mix.
     """
     if not path.exists():
@@ -113,10 +121,12 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read {path} to resume it: {error}") from None
-    if text and not text.startswith(",".join(ROW_FIELDS) + "\n"):
-        if text.startswith(",".join(ROW_FIELDS[: -len(SETTINGS_FIELDS)]) + "\n"):
-            raise InputError(f"{path} was written by an older solve-batch, without the algorithm, heuristic and "
-                             "tables of its rows; choose another --out (or move the file away) to start afresh")
+    header = text.split("\n", 1)[0].split(",")
+    if text and header != ROW_FIELDS:
+        if FIRST_SETTINGS_FIELD <= len(header) < len(ROW_FIELDS) and header == ROW_FIELDS[: len(header)]:
+            missing = ROW_FIELDS[len(header):]
+            raise InputError(f"{path} was written by an older solve-batch, without the {', '.join(missing)} of its "
+                             "rows; choose another --out (or move the file away) to start afresh")
         raise InputError(f"{path} exists and is not a solve-batch results file; choose another --out")
     if not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
@@ -151,19 +161,23 @@ class _OtherSettings(Exception):
 
 def _described(settings: dict) -> str:
     tables = f" (tables {settings['tables']})" if settings["tables"] else ""
-    return f"{settings['algorithm']} + {settings['heuristic']}{tables}"
+    ida = f", prune {settings['prune']}, full last iteration {settings['full_last_iteration']}" \
+        if settings["prune"] else ""
+    return f"{settings['algorithm']} + {settings['heuristic']}{tables}{ida}"
 
 
-def solve_instance(puzzle: Puzzle, algorithm: str, heuristic: Heuristic, limits: dict,
+def solve_instance(puzzle: Puzzle, algorithm: str, heuristic: Heuristic, options: dict,
                    instance: Instance) -> tuple[Instance, SearchResult]:
-    """One instance solved (a verified result), paired with it; the task a worker runs."""
-    return instance, solve(puzzle, instance.start, algorithm, heuristic, **limits)
+    """One instance solved (a verified result), paired with it; the task a worker runs.
+    `options` are solve's keywords (limits, and for IDA* the move pruning and the full last
+    iteration)."""
+    return instance, solve(puzzle, instance.start, algorithm, heuristic, **options)
 
 
-def _solve_rebuilt(puzzle: Puzzle, algorithm: str, recipe: tuple, limits: dict,
+def _solve_rebuilt(puzzle: Puzzle, algorithm: str, recipe: tuple, options: dict,
                    instance: Instance) -> tuple[Instance, SearchResult]:
     """`solve_instance` on a cluster worker, the heuristic rebuilt there from its recipe."""
-    return solve_instance(puzzle, algorithm, from_recipe(recipe), limits, instance)
+    return solve_instance(puzzle, algorithm, from_recipe(recipe), options, instance)
 
 
 _WORK: dict = {}
@@ -171,12 +185,12 @@ _WORK: dict = {}
 
 def _solve_one(instance: Instance) -> tuple[Instance, SearchResult]:
     work = _WORK
-    return solve_instance(work["puzzle"], work["algorithm"], work["heuristic"], work["limits"], instance)
+    return solve_instance(work["puzzle"], work["algorithm"], work["heuristic"], work["options"], instance)
 
 
 def _solve_warm_up(instance: Instance) -> None:
     work = _WORK
-    solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], node_limit=1)
+    solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], **{**work["options"], "node_limit": 1})
 
 
 def _ignore_interrupts() -> None:
@@ -191,14 +205,15 @@ def _results(todo: list[Instance], jobs: int, client) -> Iterator[tuple[Instance
     limit is split instead: its subtrees run on `jobs` threads or on the cluster."""
     work = _WORK
     if len(todo) == 1 and (client is not None or jobs > 1) and work["algorithm"] == "ida" \
-            and work["limits"]["node_limit"] is None:  # one instance left: split its tree instead
+            and work["options"]["node_limit"] is None:  # one instance left: split its tree instead
         threads = jobs if client is None else cluster_size(client)
-        yield todo[0], solve(work["puzzle"], todo[0].start, "ida", work["heuristic"],
-                             time_limit=work["limits"]["time_limit"], threads=threads, client=client)
+        yield todo[0], solve(work["puzzle"], todo[0].start, "ida", work["heuristic"], **work["options"],
+                             threads=threads, client=client)
         return
     if client is not None:
         yield from run_on_cluster(
-            client, partial(_solve_rebuilt, work["puzzle"], work["algorithm"], work["heuristic"].recipe(), work["limits"]),
+            client, partial(_solve_rebuilt, work["puzzle"], work["algorithm"], work["heuristic"].recipe(),
+                            work["options"]),
             todo,
         )
         return
@@ -226,39 +241,46 @@ def solve_batch(
     jobs: int = 1,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    prune: str | None = None,
+    full_last_iteration: bool = False,
     progress: bool = False,
     report=print,
     client=None,
 ) -> BatchSummary:
     """Solve every instance not already finished in `out`, appending one verified row each.
 
+    `prune` (default DEFAULT_PRUNE) and `full_last_iteration` are IDA*'s (solvers/search/ida.py);
+    rows record them, and a file of rows solved with other settings is refused.
     The instances are solved by `jobs` forked workers, or, given a Dask `client` (see
     solvers/distributed.py), by the workers of its cluster; when a single IDA* instance is
     left, its tree is split over them instead (same length; the last iteration's counters
-    depend on which subtree finds the goal first). A length that differs from an
+    depend on which subtree finds the goal first, unless `full_last_iteration`). A length that differs from an
     instance's known optimum is reported through `report` at once and listed in the summary's
     `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them.
     """
     try:
-        return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, node_limit, time_limit,
-                            progress, report, client)
+        options = {"node_limit": node_limit, "time_limit": time_limit}
+        if algorithm == "ida":
+            options.update(prune=prune or DEFAULT_PRUNE, full_last_iteration=full_last_iteration)
+        elif prune is not None or full_last_iteration:
+            raise InputError(f"move pruning and the full last iteration apply to ida only, not to {algorithm}")
+        return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, options, progress, report, client)
     except OSError as error:
         raise InputError(f"cannot write {out}: {error.strerror or error}") from None
 
 
-def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, node_limit, time_limit, progress, report, client):
+def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, progress, report, client):
     heuristic.check_for(puzzle)
     for instance in instances:
         checked_start(puzzle, instance.start)
     began = time.perf_counter()
-    settings = run_settings(algorithm, heuristic)
+    settings = run_settings(algorithm, heuristic, options)
     kept, others = read_finished_rows(out, puzzle, instances, settings)
     rows = dict(kept)
     write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
     todo = [i for i in instances if i.number not in rows]
-    _WORK.update(puzzle=puzzle, algorithm=algorithm, heuristic=heuristic,
-                 limits={"node_limit": node_limit, "time_limit": time_limit})
+    _WORK.update(puzzle=puzzle, algorithm=algorithm, heuristic=heuristic, options=options)
     bar = tqdm(total=len(instances), initial=len(kept), unit="instance", disable=not progress, leave=False)
     with out.open("a", newline="") as handle, bar:
         writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)

@@ -49,6 +49,7 @@ from solvers.make_instances import (
 )
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import check_report_folder, write_report
+from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import ALGORITHMS, INFORMED, solve
 from solvers.wording import count
@@ -70,6 +71,7 @@ def solve_puzzle_parser() -> OneLineParser:
     parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
     parser.add_argument("--algorithm", default="ida", choices=ALGORITHMS, help="search algorithm (default: ida)")
     add_heuristic_options(parser)
+    add_ida_options(parser)
     parser.add_argument("--node-limit", type=positive_int, help="give up after this many nodes")
     parser.add_argument("--time-limit", type=positive_float, help="give up after this many seconds (ida, iddfs, dfs)")
     parser.add_argument("--depth-limit", type=positive_int, help="deepest solution dfs looks for (default: 31)")
@@ -91,6 +93,23 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     )
     parser.add_argument("--pdb", action="append", metavar="FILE", help="a PDB file from build-pdb (repeat to take the max)")
     parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
+
+
+def add_ida_options(parser: OneLineParser) -> None:
+    """--prune and --full-last-iteration, IDA*'s options, shared by the commands that run it."""
+    parser.add_argument("--prune", choices=PRUNE_MODES,
+                        help="move strings ida never tries: none, parent (the move back) or fsm (Taylor & Korf's "
+                        f"machine of duplicate move strings); default: {DEFAULT_PRUNE}")
+    parser.add_argument("--full-last-iteration", action="store_true",
+                        help="let ida complete its last iteration, so that its node counts do not depend on the "
+                        "move order (the solution is still the first found)")
+
+
+def ida_options(args) -> dict:
+    """solve's keywords for --prune and --full-last-iteration (none given: {}, so that other
+    algorithms accept them)."""
+    return {**({} if args.prune is None else {"prune": args.prune}),
+            **({"full_last_iteration": True} if args.full_last_iteration else {})}
 
 
 def solve_puzzle_main(argv: list[str] | None = None) -> int:
@@ -115,23 +134,27 @@ def _solve_puzzle(args) -> int:
             depth_limit=args.depth_limit,
             threads=args.threads if client is None else cluster_size(client),
             client=client,
+            **ida_options(args),
         )
+    searched = {"prune": args.prune or DEFAULT_PRUNE, "full_last_iteration": args.full_last_iteration} \
+        if args.algorithm == "ida" else {}
     if args.json:
         record = {
             "board": puzzle.board,
             "goal": puzzle.goal.tolist(),
             "start": start.tolist(),
             **result.to_dict(),
+            **searched,
         }
         if args.show_boards and result.status == SOLVED:
             record["boards"] = [s.tolist() for s in puzzle.states_along(start, result.moves)]
         print(json.dumps(record))
     else:
-        print(_report(puzzle, start, result, args.show_boards))
+        print(_report(puzzle, start, result, args.show_boards, searched))
     return EXIT_FOR_STATUS[result.status]
 
 
-def _report(puzzle, start, result, show_boards: bool) -> str:
+def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     lines = [
         f"board      {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}",
         f"algorithm  {result.algorithm}" + (f", heuristic {result.heuristic}" if result.heuristic != "zero" else ""),
@@ -144,7 +167,9 @@ def _report(puzzle, start, result, show_boards: bool) -> str:
     else:
         lines.append(f"length     {result.length}" + (" (optimal)" if result.optimal else " (not necessarily optimal)"))
         lines.append(f"moves      {result.moves or '(none: already the goal)'}")
-    lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated")
+    how = f" (move pruning {searched['prune']}{', last iteration completed' if searched['full_last_iteration'] else ''})" \
+        if searched else ""
+    lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{how}")
     lines.append(f"time       {result.seconds:.3f} s")
     if show_boards and result.status == SOLVED:
         for step, state in enumerate(puzzle.states_along(start, result.moves)):
@@ -167,6 +192,7 @@ def solve_batch_parser() -> OneLineParser:
     parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
     parser.add_argument("--algorithm", default="ida", choices=INFORMED, help="search algorithm (default: ida)")
     add_heuristic_options(parser)
+    add_ida_options(parser)
     parser.add_argument("--out", help="the CSV file (default: results/<instances>-<heuristic>.csv); "
                         "an existing one is resumed")
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
@@ -201,7 +227,7 @@ def _solve_batch(args) -> int:
         summary = solve_batch(
             puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
             node_limit=args.node_limit, time_limit=args.time_limit, progress=show_progress(args.quiet),
-            report=lambda line: print(line, file=sys.stderr), client=client,
+            report=lambda line: print(line, file=sys.stderr), client=client, **ida_options(args),
         )
     print("\n".join(summary.lines()))
     if summary.mismatches:
@@ -237,6 +263,7 @@ def compare_heuristics_parser() -> OneLineParser:
                         "them; a length that differs from a known one is reported)")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--solve", type=positive_int, metavar="K", help="solve only the first K instances")
+    add_ida_options(parser)
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
                         help="compare with exact distances (default: on for boards of at most 9 cells; "
                         "up to 12 cells is possible with time and memory)")
@@ -274,7 +301,8 @@ def _compare_heuristics(args, command: str) -> int:
     solving = f", solving {count(len(instances), 'instance')} from {args.instances}" if instances else ""
     print(f"{puzzle.board} board, goal {' '.join(map(str, puzzle.goal))}: {count(len(states), 'state')} ({source})"
           f"{solving}; heuristics {', '.join(h.name for h in heuristics)}; writing {args.out}")
-    comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact, progress=show_progress(args.quiet))
+    comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact,
+                         progress=show_progress(args.quiet), **ida_options(args))
     meta = {"command": command, "package_version": package_version(), "seed": args.seed, "source": source}
     for path in write_report(comparison, args.out, meta, force=args.force):
         print(f"wrote {path}")

@@ -8,10 +8,10 @@ with h = h* and a check that h <= h* everywhere; on instances, IDA* effort.
 
 Effort prediction (Korf, Reid & Edelkamp 2001): an IDA* iteration with bound d expands about
 E[N(d)] = sum_i sum_b N_{i,b} P_b(d - i) nodes, where N_{i,b} counts the nodes at depth i of
-the brute-force tree below the start (parent-move pruning) whose blank stands in cell b,
-computed exactly, and P_b(x) is the share of sampled states with the blank in cell b and
-h <= x. It is compared with the nodes expanded by a complete iteration with that bound
-(the search does not stop at the goal), here the bound equal to the optimal length.
+the brute-force tree below the start (pruned by the search's move-pruning automaton) whose
+blank stands in cell b, computed exactly, and P_b(x) is the share of sampled states with the
+blank in cell b and h <= x. It is compared with the nodes expanded by a complete iteration with
+that bound (the search does not stop at the goal), here the bound equal to the optimal length.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from solvers.heuristics import Heuristic
 from solvers.instances import Instance, load_instances
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import _bounded_pass
+from solvers.search.depth_first import _bounded_pass, never_goal
 from solvers.search.ida import ida_star
+from solvers.search.move_pruning import DEFAULT_PRUNE, automaton, tree_counts
 from solvers.wording import count
 
 MAX_EXHAUSTIVE_CELLS = 12
@@ -238,32 +239,6 @@ def measure(heuristic: Heuristic, states: np.ndarray, exact: np.ndarray | None =
 # --- effort prediction ---------------------------------------------------------------------
 
 
-@kernel
-def _tree_counts(neighbours, start_blank, depth):
-    """N[i, b]: nodes at depth i of the brute-force tree (no move undoes its parent's) with the
-    blank in cell b, by dynamic programming over (blank cell, last move)."""
-    n = neighbours.shape[0]
-    counts = np.zeros((depth + 1, n), dtype=np.float64)
-    current = np.zeros((n, 5), dtype=np.float64)  # last move 0..3, or 4 at the root
-    current[start_blank, 4] = 1.0
-    counts[0, start_blank] = 1.0
-    for i in range(1, depth + 1):
-        following = np.zeros((n, 5), dtype=np.float64)
-        for cell in range(n):
-            for last in range(5):
-                ways = current[cell, last]
-                if ways == 0.0:
-                    continue
-                for d in range(4):
-                    target = neighbours[cell, d]
-                    if target >= 0 and (last == 4 or d != last ^ 1):
-                        following[target, d] += ways
-        current = following
-        for cell in range(n):
-            counts[i, cell] = current[cell].sum()
-    return counts
-
-
 def h_distribution_by_blank(puzzle: Puzzle, states: np.ndarray, values: np.ndarray) -> np.ndarray:
     """P[b, x]: among the sampled states with the blank in cell b, the share with h <= x
     (a cell no sampled state has its blank in gets the distribution over all states)."""
@@ -277,20 +252,23 @@ def h_distribution_by_blank(puzzle: Puzzle, states: np.ndarray, values: np.ndarr
     return cumulative
 
 
-def kre_prediction(puzzle: Puzzle, start: np.ndarray, distribution: np.ndarray, bound: int) -> float:
-    """E[N(bound)] = sum_i sum_b N_{i,b} P_b(bound - i), with P_b(x) = distribution[b, x]."""
-    counts = _tree_counts(np.asarray(puzzle.neighbours, dtype=np.int64), int(np.argmax(start == 0)), bound)
+def kre_prediction(puzzle: Puzzle, start: np.ndarray, distribution: np.ndarray, bound: int,
+                   prune: str = DEFAULT_PRUNE) -> float:
+    """E[N(bound)] = sum_i sum_b N_{i,b} P_b(bound - i), with P_b(x) = distribution[b, x] and
+    N the brute-force tree pruned by `prune`."""
+    counts = tree_counts(puzzle, int(np.argmax(start == 0)), bound, prune)
     top = distribution.shape[1] - 1
     return float(sum(np.dot(counts[depth], distribution[:, min(bound - depth, top)]) for depth in range(bound + 1)))
 
 
-def full_iteration(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, bound: int) -> tuple[int, int]:
-    """(expanded, generated) by one complete IDA* iteration with `bound` (it does not stop at the goal)."""
-    never = np.full(puzzle.n_cells, UNKNOWN, dtype=np.uint8)
+def full_iteration(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, bound: int,
+                   prune: str = DEFAULT_PRUNE) -> tuple[int, int]:
+    """(expanded, generated) by one complete IDA* iteration with `bound` and move pruning
+    `prune` (it does not stop at the goal, and expands goals like any node)."""
     board = np.array(start, dtype=np.uint8)
-    outcome = heuristic.kernel(_bounded_pass)(board, bound, 0, puzzle.neighbours, never, heuristic.leaves,
+    outcome = heuristic.kernel(_bounded_pass)(board, bound, 0, puzzle.neighbours, never_goal(puzzle), heuristic.leaves,
                                               heuristic.n_columns, np.zeros(bound + 1, dtype=np.int8),
-                                              np.zeros(1, dtype=np.uint8), -1)
+                                              np.zeros(1, dtype=np.uint8), automaton(prune), 0)
     return int(outcome[3]), int(outcome[4])
 
 
@@ -307,6 +285,15 @@ class Comparison:
     measures: list[StrengthMeasures]
     values: dict[str, np.ndarray]  # h of every state, by heuristic name
     instance_rows: list[dict]  # one per (heuristic, instance)
+    prune: str = DEFAULT_PRUNE  # IDA*'s move pruning
+    full_last_iteration: bool = False  # whether IDA*'s counters include its whole last iteration
+
+    @property
+    def node_counts(self) -> str:
+        """In words, which nodes IDA*'s counters include."""
+        if self.full_last_iteration:
+            return "every node of the last iteration (its counts do not depend on the move order)"
+        return "the last iteration up to the first solution found (its counts depend on the move order)"
 
     @property
     def mismatches(self) -> list[dict]:
@@ -322,12 +309,15 @@ def compare(
     instances: list | None = None,
     exact: bool | None = None,
     progress: bool = False,
+    prune: str = DEFAULT_PRUNE,
+    full_last_iteration: bool = False,
 ) -> Comparison:
     """Measure every heuristic on `states` and, given instances, solve each with IDA*.
 
     `exact` (default: when the board has at most 9 cells) adds the exact distance of every
     state. For each solved instance the row holds IDA*'s length beside the known one
-    (`mismatches` lists those that differ), nodes and seconds, and for its last iteration
+    (`mismatches` lists those that differ), nodes and seconds (IDA* with move pruning `prune`,
+    its last iteration completed if `full_last_iteration`), and for its last iteration
     (bound = optimal length, completed without stopping at the goal) the measured and the
     KRE-predicted nodes expanded.
     """
@@ -343,15 +333,16 @@ def compare(
         if instances:
             ida_star(puzzle, instances[0].start, heuristic, node_limit=1)  # compile before timing
         for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
-            result = ida_star(puzzle, instance.start, heuristic)
+            result = ida_star(puzzle, instance.start, heuristic, prune=prune, full_last_iteration=full_last_iteration)
             row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
                    "length": result.length, "known_length": instance.optimal, "initial_h": result.initial_h,
                    "nodes_expanded": result.nodes_expanded, "nodes_generated": result.nodes_generated,
                    "seconds": round(result.seconds, 6),
                    "nodes_per_second": round(result.nodes_generated / max(result.seconds, 1e-9))}
             if result.length is not None:
-                last, _ = full_iteration(puzzle, instance.start, heuristic, result.length)
-                row.update(last_iteration_expanded=last,
-                           predicted_last_iteration=round(kre_prediction(puzzle, instance.start, distribution, result.length), 1))
+                last = result.iterations[-1].nodes_expanded if full_last_iteration and result.iterations \
+                    else full_iteration(puzzle, instance.start, heuristic, result.length, prune)[0]
+                predicted = kre_prediction(puzzle, instance.start, distribution, result.length, prune)
+                row.update(last_iteration_expanded=last, predicted_last_iteration=round(predicted, 1))
             rows.append(row)
-    return Comparison(puzzle, states, distances, measures, values, rows)
+    return Comparison(puzzle, states, distances, measures, values, rows, prune, full_last_iteration)

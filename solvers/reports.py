@@ -5,7 +5,8 @@ summary.csv / summary.md   one row per heuristic (strength measures, IDA* totals
 per_state.csv              `state`, then h of every heuristic (and `exact` when known)
 per_instance.csv           one row per heuristic and instance
 h_distributions.png, predicted_vs_measured.png, nodes_per_instance.png   (needs matplotlib)
-meta.json                  the command line, seed, package version, date
+meta.json                  the command line, seed, package version, date, IDA*'s move pruning and
+                           which nodes its counters include (`node_counts`)
 manifest.json              the files above, which a later run with `force` replaces (output_folder.py)
 """
 
@@ -72,7 +73,8 @@ def write_report(comparison: Comparison, folder: str | Path, meta: dict, *, forc
         written.append(write_csv(folder / "per_instance.csv", comparison.instance_rows, fields))
     meta = {**meta, "board": comparison.puzzle.board, "goal": comparison.puzzle.goal.tolist(),
             "states": len(comparison.states), "instances": len({r["instance"] for r in comparison.instance_rows}),
-            "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+            "prune": comparison.prune, "full_last_iteration": comparison.full_last_iteration,
+            "node_counts": comparison.node_counts, "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     written.append(_write_text(folder / "summary.md", _markdown(summary, meta)))
     written.append(_write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n"))
     written += _plots(comparison, folder, meta)
@@ -94,6 +96,7 @@ def _markdown(summary: list[dict], meta: dict) -> str:
              "| " + " | ".join(fields) + " |", "|" + " --- |" * len(fields)]
     lines += ["| " + " | ".join(str(row.get(f, "")) for f in fields) + " |" for row in summary]
     if meta["instances"]:
+        lines += ["", f"IDA* with move pruning `{meta['prune']}`; its node counts include {meta['node_counts']}."]
         lines += ["", "KRE: Korf, Reid & Edelkamp's prediction of the nodes expanded by IDA*'s last iteration; "
                   "`kre_predicted_over_measured` is the ratio of the totals, `kre_mean_ratio` the mean of the "
                   "per-instance ratios."]

@@ -9,6 +9,7 @@ from solvers.heuristics import Heuristic, from_spec
 from solvers.puzzle import Puzzle
 from solvers.search.astar import astar
 from solvers.search.ida import ida_star
+from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.parallel_ida import parallel_ida_star
 from solvers.search.result import SearchResult, checked_start
 from solvers.search.uninformed import bfs, depth_limited_dfs, iddfs
@@ -30,11 +31,15 @@ def solve(
     depth_limit: int | None = None,
     threads: int = 1,
     client=None,
+    prune: str | None = None,
+    full_last_iteration: bool = False,
 ) -> SearchResult:
     """Solve `start` with the named algorithm; the result's solution has been replayed and checked.
 
     `heuristic` (a spec such as "manhattan" or "pdb:FILE+reflect", see solvers/heuristics/spec.py, or
-    a Heuristic) is used by ida and astar only.
+    a Heuristic) is used by ida and astar only. `prune` (none, parent or fsm; default
+    DEFAULT_PRUNE) and `full_last_iteration` (complete the last iteration, for counters that do
+    not depend on the move order) apply to ida only: see solvers/search/ida.py.
     `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
     are each search's own. `time_limit` (seconds) applies to ida, iddfs and dfs,
     `depth_limit` to dfs. `threads` > 1 runs ida on that many threads (parallel_ida.py; no
@@ -51,14 +56,18 @@ def solve(
         heuristic = from_spec(puzzle, heuristic)
     if threads < 1:
         raise InputError(f"the number of threads must be at least 1, not {threads}")
+    if algorithm != "ida" and (prune is not None or full_last_iteration):
+        raise InputError(f"move pruning and the full last iteration apply to ida only, not to {algorithm}")
     start = checked_start(puzzle, start, heuristic if algorithm in INFORMED else None)
     limits = {} if node_limit is None else {"node_limit": node_limit}
+    ida_options = {"prune": prune or DEFAULT_PRUNE, "full_last_iteration": full_last_iteration}
     if algorithm == "ida" and (threads > 1 or client is not None):
         if node_limit is not None:
             raise InputError("a node limit is not supported with parallel search; use --time-limit")
-        return parallel_ida_star(puzzle, start, heuristic, threads=threads, time_limit=time_limit, client=client)
+        return parallel_ida_star(puzzle, start, heuristic, threads=threads, time_limit=time_limit, client=client,
+                                 **ida_options)
     if algorithm == "ida":
-        return ida_star(puzzle, start, heuristic, time_limit=time_limit, **limits)
+        return ida_star(puzzle, start, heuristic, time_limit=time_limit, **ida_options, **limits)
     if algorithm == "astar":
         return astar(puzzle, start, heuristic, **({} if node_limit is None else {"max_nodes": node_limit}))
     if algorithm == "bfs":

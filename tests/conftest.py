@@ -25,10 +25,17 @@ def two_by_four_distances():
     return distances(2, 4, STANDARD_2X4)
 
 
+def default_forbidden() -> tuple[str, ...]:
+    """The move strings that IDA* never tries by default (its default move pruning), for the naive IDA*."""
+    from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_LENGTHS, forbidden_strings
+
+    return forbidden_strings(PRUNE_LENGTHS[DEFAULT_PRUNE])
+
+
 def assert_ida_matches_naive(puzzle, heuristic, states, goal: tuple) -> None:
     """IDA* with `heuristic` from each of `states` finds the exact length and the same passes and
     counters as a naive IDA* that evaluates h on every node from scratch (the kernels evaluate
-    children incrementally)."""
+    children incrementally), both with the default move pruning."""
     import numpy as np
 
     from solvers.solve import solve
@@ -38,6 +45,6 @@ def assert_ida_matches_naive(puzzle, heuristic, states, goal: tuple) -> None:
     for state in states:
         result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)
         length, passes = ida_star_counts(state, goal, puzzle.rows, puzzle.cols,
-                                         lambda s: heuristic(np.array(s, dtype=np.uint8)))
+                                         lambda s: heuristic(np.array(s, dtype=np.uint8)), forbidden=default_forbidden())
         assert result.length == length == exact[state], state
         assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes, state

@@ -78,42 +78,55 @@ def linear_conflict(state: tuple, goal: tuple, rows: int, cols: int) -> int:
     return manhattan(state, goal, cols) + extra
 
 
-def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h) -> tuple[int, list[tuple]]:
+PARENT_PRUNING = ("UD", "DU", "LR", "RL")
+
+
+def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h, *, forbidden=PARENT_PRUNING,
+                    complete: bool = False, order: str = "UDLR") -> tuple[int, list[tuple]]:
     """Plain recursive IDA*: (solution length, [(bound, expanded, generated) per iteration]).
 
-    Children are generated with the blank moving up, down, left, right, skipping the move back
-    to the parent; a node counts as expanded when its children are generated, and every child
-    counts as generated, including those cut off by the bound.
+    Children are generated with the blank moving in `order` (a permutation of "UDLR"), skipping
+    a move when the path's moves would then end with one of the `forbidden` strings (by default
+    the move back to the parent); a node counts as expanded when its children are generated,
+    and every child counts as generated, including those cut off by the bound. With `complete`
+    the iteration that finds the goal goes on to its end, expanding goals like any node.
     """
-    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
+    steps = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+    forbidden = set(forbidden)
+    lengths = sorted({len(word) for word in forbidden})
 
-    def search(node, g, bound, last, counts):
+    def search(node, path, bound, counts):
         counts[0] += 1
-        best_cut = None
+        found, best_cut = None, None
         blank = node.index(0)
         r, c = divmod(blank, cols)
-        for d, (dr, dc) in enumerate(steps):
-            if last is not None and d == last ^ 1:
+        for letter in order:
+            moved = path + letter
+            if any(moved[-k:] in forbidden for k in lengths if k <= len(moved)):
                 continue
-            nr, nc = r + dr, c + dc
+            nr, nc = r + steps[letter][0], c + steps[letter][1]
             if not (0 <= nr < rows and 0 <= nc < cols):
                 continue
             cells = list(node)
             cells[blank], cells[nr * cols + nc] = cells[nr * cols + nc], 0
             child = tuple(cells)
             counts[1] += 1
-            f = g + 1 + h(child)
+            f = len(moved) + h(child)
             if f > bound:
                 best_cut = f if best_cut is None else min(best_cut, f)
                 continue
-            if child == goal:
-                return g + 1, best_cut
-            found, cut = search(child, g + 1, bound, d, counts)
-            if found is not None:
-                return found, cut
+            if child == goal and found is None:
+                found = len(moved)
+                if not complete:
+                    return found, best_cut
+            deeper, cut = search(child, moved, bound, counts)
+            if deeper is not None and found is None:
+                found = deeper
+                if not complete:
+                    return found, cut
             if cut is not None:
                 best_cut = cut if best_cut is None else min(best_cut, cut)
-        return None, best_cut
+        return found, best_cut
 
     if state == goal:
         return 0, []
@@ -121,11 +134,80 @@ def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h) -> tuple
     passes = []
     while True:
         counts = [0, 0]
-        found, cut = search(state, 0, bound, None, counts)
+        found, cut = search(state, "", bound, counts)
         passes.append((bound, counts[0], counts[1]))
         if found is not None:
             return found, passes
         bound = cut
+
+
+def _moved(effect: tuple, letter: str) -> tuple:
+    """`effect` (blank cell, frozenset of (cell, tile) for every cell whose tile is not its
+    own; tiles are named by the cell they started in, the blank by "blank") after the blank
+    moves by `letter`, on a board without edges."""
+    (row, col), displaced = effect
+    board = dict(displaced)
+    step = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[letter]
+    target = (row + step[0], col + step[1])
+    board[(row, col)] = board.get(target, target)
+    board[target] = "blank"
+    return target, frozenset((cell, tile) for cell, tile in board.items() if tile != cell)
+
+
+IDENTITY = ((0, 0), frozenset({((0, 0), "blank")}))
+
+
+def non_duplicate_counts(max_length: int) -> list[int]:
+    """For d = 0..max_length, how many strings of d moves are not duplicates (their effect on a
+    board without edges is that of no shorter string, nor of a lexicographically smaller one of
+    d moves): the number of effects reached in d moves and in no fewer, from the sets of
+    effects of all strings of each length."""
+    level, reached, counts = {IDENTITY}, {IDENTITY}, [1]
+    for _ in range(max_length):
+        level = {_moved(effect, letter) for effect in level for letter in "UDLR"}
+        counts.append(len(level - reached))
+        reached |= level
+    return counts
+
+
+def _effect_and_cells(moves: str) -> tuple[tuple, list]:
+    effect, cells = IDENTITY, [(0, 0)]
+    for letter in moves:
+        effect = _moved(effect, letter)
+        cells.append(effect[0])
+    return effect, cells
+
+
+def smaller_equivalent_in_box(moves: str) -> str | None:
+    """The first string in shortlex order (U < D < L < R) before `moves` with the same effect
+    whose blank stays within the bounding box of the blank's path along `moves`, or None; brute
+    force over every string in the box."""
+    target, cells = _effect_and_cells(moves)
+    rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
+    cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
+    step = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+
+    def strings(prefix, effect, length):
+        """(string, effect) of every string of `length` moves in the box that extends `prefix`, in order."""
+        if len(prefix) == length:
+            yield prefix, effect
+            return
+        for letter in "UDLR":
+            (row, col), _ = effect
+            if row + step[letter][0] in rows and col + step[letter][1] in cols:
+                yield from strings(prefix + letter, _moved(effect, letter), length)
+
+    for length in range(len(moves) % 2, len(moves) + 1, 2):
+        for other, effect in strings("", IDENTITY, length):
+            if length == len(moves) and _order(other) >= _order(moves):
+                return None
+            if effect == target:
+                return other
+    return None
+
+
+def _order(moves: str) -> tuple:
+    return tuple("UDLR".index(letter) for letter in moves)
 
 
 def pattern_distances(rows: int, cols: int, goal: tuple, pattern: tuple, additive: bool = True) -> dict:

@@ -144,11 +144,15 @@ def test_rows_record_their_settings_and_a_resume_with_other_settings_is_refused(
     rows = _rows(out)
     checksum = load_partition(pdb, puzzle).checksum
     assert {(r["algorithm"], r["heuristic"], r["tables"]) for r in rows} == {("ida", "pdb:44.h5+reflect", f"44.h5={checksum}")}
+    assert {(r["prune"], r["full_last_iteration"]) for r in rows} == {("fsm", "no")}
     before = out.read_text()
-    for heuristic, algorithm in [(from_spec(puzzle, f"pdb:{pdb}"), "ida"), (from_spec(puzzle, f"pdb:{pdb}+reflect"), "astar"),
-                                 (baseline(puzzle, "manhattan"), "ida")]:
-        with pytest.raises(InputError, match="holds rows solved with ida \\+ pdb:44.h5\\+reflect .*not with"):
-            solve_batch(puzzle, instances, heuristic, out, algorithm=algorithm)
+    reflected = from_spec(puzzle, f"pdb:{pdb}+reflect")
+    for heuristic, algorithm, search in [(from_spec(puzzle, f"pdb:{pdb}"), "ida", {}), (reflected, "astar", {}),
+                                         (baseline(puzzle, "manhattan"), "ida", {}), (reflected, "ida", {"prune": "parent"}),
+                                         (reflected, "ida", {"full_last_iteration": True})]:
+        with pytest.raises(InputError, match="holds rows solved with ida \\+ pdb:44.h5\\+reflect .*, prune fsm, "
+                                             "full last iteration no, not with"):
+            solve_batch(puzzle, instances, heuristic, out, algorithm=algorithm, **search)
         assert out.read_text() == before
     summary = solve_batch(puzzle, instances[:5], from_spec(puzzle, f"pdb:{pdb}+reflect"), out)
     assert summary.n_resumed == 3 and summary.n_solved == 5
@@ -162,3 +166,35 @@ def test_a_run_on_fewer_instances_keeps_the_other_rows_of_its_file(instance_file
     summary = solve_batch(puzzle, instances[2:3], baseline(puzzle, "manhattan"), out)
     assert summary.n_resumed == 1 and summary.n_instances == 1
     assert _rows(out) == everything
+
+
+def test_prune_and_full_last_iteration_reach_every_row_and_order_independent_counts(instance_file, tmp_path):
+    """With the last iteration completed, the rows of a serial, a parallel and a split run hold
+    the same counters (and those of ida_star); A* takes neither setting."""
+    from solvers.search.ida import ida_star
+
+    puzzle, instances = load_instances(instance_file)
+    heuristic = baseline(puzzle, "manhattan")
+    search = {"prune": "parent", "full_last_iteration": True}
+    solve_batch(puzzle, instances[:8], heuristic, tmp_path / "serial.csv", **search)
+    solve_batch(puzzle, instances[:8], heuristic, tmp_path / "parallel.csv", jobs=2, **search)
+    hardest = max(instances[:8], key=lambda i: i.optimal)
+    solve_batch(puzzle, [hardest], heuristic, tmp_path / "split.csv", jobs=2, **search)
+    serial = _rows(tmp_path / "serial.csv")
+    assert serial == _rows(tmp_path / "parallel.csv")
+    assert _rows(tmp_path / "split.csv") == [r for r in serial if r["id"] == str(hardest.number)]
+    assert {(r["prune"], r["full_last_iteration"]) for r in serial} == {("parent", "yes")}
+    alone = ida_star(puzzle, hardest.start, heuristic, **search)
+    assert _rows(tmp_path / "split.csv")[0]["nodes_generated"] == str(alone.nodes_generated)
+    with pytest.raises(InputError, match="apply to ida only, not to astar"):
+        solve_batch(puzzle, instances, heuristic, tmp_path / "astar.csv", algorithm="astar", prune="fsm")
+    solve_batch(puzzle, instances[:2], heuristic, tmp_path / "astar.csv", algorithm="astar")
+    assert {(r["prune"], r["full_last_iteration"]) for r in _rows(tmp_path / "astar.csv")} == {("", "")}
+
+
+def test_a_file_of_an_older_solve_batch_is_refused_naming_what_it_lacks(instance_file, tmp_path):
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "old.csv"
+    out.write_text(",".join(ROW_FIELDS[:-2]) + "\n")
+    with pytest.raises(InputError, match="older solve-batch, without the prune, full_last_iteration of its rows"):
+        solve_batch(puzzle, instances, baseline(puzzle, "manhattan"), out)

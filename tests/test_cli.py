@@ -62,6 +62,8 @@ def test_unsolvable_json(capsys):
         (["1 2 3 4 5 6 7 8 0", "--board", "9x9"], "board 9x9 is not supported"),
         (["1 2 3 4 5 6 7 8 0", "--heuristic", "euclid"], "unknown heuristic"),
         (["1 2 3 4 5 6 7 8 0", "--algorithm", "dijkstra"], "invalid choice"),
+        (["1 2 3 4 5 6 7 8 0", "--prune", "all"], "invalid choice"),
+        (["1 2 3 4 5 6 7 8 0", "--algorithm", "astar", "--prune", "fsm"], "apply to ida only, not to astar"),
         (["1 2 3 4 5 6 7 8 0", "--node-limit", "-5"], "must be positive"),
         (["1 2 3 4 5 6 7 8 0", "--goal", "1 2 3"], "goal has 3 tiles"),
         (["1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16 17 18 19 20 21 22 23 24", "--algorithm", "bfs"], "at most 16 cells"),
@@ -78,3 +80,20 @@ def test_limit_reached_exits_3(capsys):
     args = ["14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", "--goal", KORF_GOAL, "--node-limit", "1000"]
     assert solve_puzzle_main(args) == 3
     assert "gave up    node limit of 1,000" in capsys.readouterr().out
+
+
+def test_prune_and_full_last_iteration_are_reported(capsys):
+    """Each prune mode finds the optimal 31 moves; the JSON record and the text say how ida
+    searched, and completing the last iteration counts more nodes."""
+    records = {}
+    for mode in ("none", "parent", "fsm"):
+        for full in ([], ["--full-last-iteration"]):
+            assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--heuristic", "manhattan", "--prune", mode, *full, "--json"]) == 0
+            records[mode, bool(full)] = json.loads(capsys.readouterr().out)
+    assert {r["length"] for r in records.values()} == {31}
+    assert all(r["prune"] == mode and r["full_last_iteration"] == full for (mode, full), r in records.items())
+    assert records["fsm", True]["nodes_generated"] < records["parent", True]["nodes_generated"] \
+        < records["none", True]["nodes_generated"]
+    assert records["fsm", True]["nodes_generated"] > records["fsm", False]["nodes_generated"]
+    assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--heuristic", "manhattan", "--full-last-iteration"]) == 0
+    assert "generated (move pruning fsm, last iteration completed)" in capsys.readouterr().out

@@ -13,10 +13,11 @@ from matplotlib.ticker import MaxNLocator
 from solvers import cli
 from solvers.cli import compare_heuristics_main
 from solvers.errors import InputError
-from solvers.experiments import compare
+from solvers.experiments import compare, full_iteration
 from solvers.heuristics import baseline
 from solvers.instances import load_instances
 from solvers.reports import figures
+from solvers.search.ida import ida_star
 from tests import naive
 from tests.conftest import distances
 
@@ -218,3 +219,29 @@ def test_an_error_of_the_heuristic_parser_is_passed_through_as_one_line(tmp_path
     status, out, err = _run(capsys, "--board", "3x3", "--heuristic", "manhatan", "--out", tmp_path / "r")
     assert _one_line_error(status, out, err) == ("compare-heuristics: error: unknown heuristic 'manhatan' "
                                                  "accepted: zero, hamming, manhattan closest: manhattan\n")
+
+
+def test_the_report_says_how_ida_counted_and_a_full_last_iteration_is_the_kre_measurement(tmp_path, capsys):
+    """meta.json and summary.md name the move pruning and which nodes the counts include; with
+    --full-last-iteration the counts of IDA*'s last iteration are those of the complete pass
+    that the KRE prediction is compared with."""
+    common = ["--board", "3x3", "--instances", "data/hardest8-31.txt", "--heuristic", "manhattan", "--sample", 300]
+    status, _, _ = _run(capsys, *common, "--out", tmp_path / "stop")
+    assert status == 0
+    meta = json.loads((tmp_path / "stop" / "meta.json").read_text())
+    assert (meta["prune"], meta["full_last_iteration"]) == ("fsm", False) and "first solution" in meta["node_counts"]
+    status, _, _ = _run(capsys, *common, "--prune", "parent", "--full-last-iteration", "--out", tmp_path / "full")
+    assert status == 0
+    meta = json.loads((tmp_path / "full" / "meta.json").read_text())
+    assert (meta["prune"], meta["full_last_iteration"]) == ("parent", True)
+    assert "do not depend on the move order" in meta["node_counts"]
+    assert "IDA* with move pruning `parent`; its node counts include every node of the last iteration" in \
+        (tmp_path / "full" / "summary.md").read_text()
+    puzzle, instances = load_instances("data/hardest8-31.txt", "3x3")
+    heuristic = baseline(puzzle, "manhattan")
+    for instance, row in zip(instances, _read(tmp_path / "full" / "per_instance.csv")):
+        result = ida_star(puzzle, instance.start, heuristic, prune="parent", full_last_iteration=True)
+        last = full_iteration(puzzle, instance.start, heuristic, result.length, "parent")
+        assert int(row["nodes_generated"]) == result.nodes_generated
+        assert int(row["last_iteration_expanded"]) == result.iterations[-1].nodes_expanded == last[0]
+        assert result.iterations[-1].nodes_generated == last[1]

@@ -74,6 +74,11 @@ def test_a_batch_on_the_cluster_equals_the_single_process_batch(client, eight, t
     remote = solve_batch(puzzle, instances, heuristic, tmp_path / "cluster.csv", client=client)
     assert remote.n_solved == local.n_solved == 24 and remote.mismatches == ()
     assert _rows(tmp_path / "cluster.csv") == _rows(tmp_path / "local.csv")
+    search = {"prune": "none", "full_last_iteration": True}
+    solve_batch(puzzle, instances[:6], heuristic, tmp_path / "local-none.csv", **search)
+    solve_batch(puzzle, instances[:6], heuristic, tmp_path / "cluster-none.csv", client=client, **search)
+    assert _rows(tmp_path / "cluster-none.csv") == _rows(tmp_path / "local-none.csv")
+    assert _rows(tmp_path / "cluster-none.csv")[0]["prune"] == "none"
 
 
 def test_a_batch_of_one_instance_spreads_its_subtrees_over_the_cluster(client, eight, tmp_path):
@@ -143,6 +148,10 @@ def test_the_subtrees_of_one_instance_on_the_cluster(client, eight):
         spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, client=client)
         assert spread.length == sequential.length == exact[states[i]]
         assert spread.iterations[:-1] == sequential.iterations[:-1]
+        search = {"prune": "parent", "full_last_iteration": True}  # the settings travel to the workers
+        sequential = ida_star(puzzle, start, heuristic, **search)
+        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, client=client, **search)
+        assert (spread.moves, spread.iterations) == (sequential.moves, sequential.iterations)
 
 
 def test_a_time_limit_on_the_cluster_gives_up_in_time(client):

@@ -12,7 +12,6 @@ from pdb_build.partitions import preset
 from solvers.cli import compare_heuristics_main
 from solvers.experiments import (
     ExactDistances,
-    _tree_counts,
     full_iteration,
     h_distribution_by_blank,
     kre_prediction,
@@ -22,6 +21,7 @@ from solvers.experiments import (
 )
 from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle
+from solvers.search.move_pruning import tree_counts
 from tests import naive
 from tests.conftest import distances
 
@@ -95,7 +95,7 @@ def _tree_by_enumeration(puzzle, start_blank, depth):
 @pytest.mark.parametrize("start_blank", [0, 1, 4])
 def test_brute_force_tree_counts_equal_enumeration(start_blank):
     puzzle = Puzzle(3, 3)
-    counts = _tree_counts(np.asarray(puzzle.neighbours, dtype=np.int64), start_blank, 12)
+    counts = tree_counts(puzzle, start_blank, 12, "parent")
     assert np.array_equal(counts, _tree_by_enumeration(puzzle, start_blank, 12))
 
 

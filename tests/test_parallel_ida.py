@@ -48,3 +48,21 @@ def test_time_limit_and_unsolvable():
     assert result.status == "gave_up" and "time limit" in result.reason and result.seconds < 10
     eight = Puzzle(3, 3)
     assert parallel_ida_star(eight, eight.state("1 2 3 4 6 8 5 7 0"), baseline(eight, "manhattan")).status == "unsolvable"
+
+
+@pytest.mark.parametrize("prune", ["none", "parent", "fsm"])
+def test_with_a_full_last_iteration_the_parallel_search_is_the_sequential_one(prune):
+    """Same counters in every iteration and the same solution: no subtree is stopped, and the
+    first work item in move order that found a solution gives it; each subtree starts in the
+    automaton's state of its path."""
+    puzzle = Puzzle(3, 3)
+    exact = distances(3, 3, STANDARD_3X3)
+    states = list(exact)
+    heuristic = baseline(puzzle, "manhattan")
+    for i in np.random.default_rng(7).choice(len(states), 25, replace=False):
+        start = np.array(states[i], dtype=np.uint8)
+        sequential = ida_star(puzzle, start, heuristic, prune=prune, full_last_iteration=True)
+        parallel = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=4, prune=prune,
+                                     full_last_iteration=True)
+        assert parallel.length == exact[states[i]]
+        assert (parallel.moves, _counters(parallel)) == (sequential.moves, _counters(sequential))

@@ -13,7 +13,7 @@ from solvers.heuristics import from_options, from_spec, mirror_maps, pdb_heurist
 from solvers.puzzle import Puzzle
 from solvers.solve import solve
 from tests import naive
-from tests.conftest import distances
+from tests.conftest import default_forbidden, distances
 
 BLANK_FIRST_3X3 = tuple(range(9))
 
@@ -82,7 +82,7 @@ def test_pdb_ida_counts_equal_a_naive_ida_with_the_same_heuristic(files, spec):
         state = states[i]
         result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)
         length, passes = naive.ida_star_counts(
-            state, BLANK_FIRST_3X3, 3, 3, lambda s: heuristic(np.array(s, dtype=np.uint8))
+            state, BLANK_FIRST_3X3, 3, 3, lambda s: heuristic(np.array(s, dtype=np.uint8)), forbidden=default_forbidden()
         )
         assert result.length == length == exact[state]
         assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes

@@ -9,7 +9,7 @@ from solvers.puzzle import Puzzle, load_puzzle
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import solve
 from tests import naive
-from tests.conftest import STANDARD_2X4, STANDARD_3X3, distances
+from tests.conftest import STANDARD_2X4, STANDARD_3X3, default_forbidden, distances
 
 KORF_GOAL = " ".join(map(str, range(16)))
 
@@ -60,7 +60,8 @@ def test_ida_counters_equal_a_naive_recursive_ida(heuristic, eight_puzzle_distan
     goal = STANDARD_3X3
     for state in _sample(eight_puzzle_distances, 20, seed=11):
         result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)
-        length, passes = naive.ida_star_counts(state, goal, 3, 3, lambda s: h(np.array(s, dtype=np.uint8)))
+        length, passes = naive.ida_star_counts(state, goal, 3, 3, lambda s: h(np.array(s, dtype=np.uint8)),
+                                               forbidden=default_forbidden())
         assert result.length == length
         assert [(i.bound, i.nodes_expanded, i.nodes_generated) for i in result.iterations] == passes
 

@@ -7,6 +7,7 @@ import numpy as np
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import deepening_search
+from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.result import SearchResult, checked_start, unsolvable_result, verified
 
 
@@ -15,19 +16,25 @@ def ida_star(
     start: np.ndarray,
     heuristic: Heuristic,
     *,
+    prune: str = DEFAULT_PRUNE,
+    full_last_iteration: bool = False,
     node_limit: int = 0,
     time_limit: float | None = None,
 ) -> SearchResult:
     """Shortest solution from `start` by IDA* with `heuristic`, replayed and checked.
 
-    Returns status UNSOLVABLE without searching when the goal cannot be reached, and GAVE_UP
-    when `node_limit` (nodes expanded, 0 = none) or `time_limit` (seconds, checked between
-    iterations) ends the search first.
+    `prune` names the move strings never tried (solvers/search/move_pruning.py: none, parent
+    or fsm). With `full_last_iteration` the last iteration is completed: every node with
+    f <= the optimal length is expanded and counted, so the counters do not depend on the
+    move order; the solution is still the first found. Returns status UNSOLVABLE without
+    searching when the goal cannot be reached, and GAVE_UP when `node_limit` (nodes
+    expanded, 0 = none) or `time_limit` (seconds) ends the search first.
     """
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("ida", heuristic.name)
     result = deepening_search(
-        puzzle, start, heuristic, "ida", node_limit=node_limit, time_limit=time_limit
+        puzzle, start, heuristic, "ida", prune=prune, full_last_iteration=full_last_iteration, node_limit=node_limit,
+        time_limit=time_limit,
     )
     return verified(puzzle, start, result)

@@ -1,15 +1,17 @@
 """parallel_ida.py -- IDA* on one instance, in parallel: the tree split at a shallow depth.
 
 The search tree is cut at `split_depth`: the nodes above it (the *top*) are enumerated once,
-with the same move order and parent-move pruning as the sequential kernel; each node at the
-split depth is a *work item*. Every iteration with bound B counts the top exactly as the
+with the same move order and move-pruning automaton as the sequential kernel; each node at the
+split depth is a *work item*, searched by the kernel from the automaton's state at that node. Every iteration with bound B counts the top exactly as the
 sequential search would (a top node is expanded when it and all its ancestors have f <= B,
 its children are generated, cut-off children offer the next bound), and runs the kernel below
 each live work item with the bound B - g: on a pool of threads (numba kernels release the
 GIL), or as tasks on a Dask cluster (solvers/distributed.py). Items are handed out largest
 first, by their size in the previous iteration. The first subtree that finds the goal stops
 the others. Every iteration but the last therefore has exactly the sequential counters, and
-the solution has the sequential length."""
+the solution has the sequential length. With `full_last_iteration` no subtree is stopped and
+the solution is that of the first work item, in move order, that found one: the sequential
+search's solution and counters, exactly."""
 
 from __future__ import annotations
 
@@ -29,11 +31,12 @@ from solvers.search.depth_first import (
     LIMIT_REACHED,
     N_DIRECTIONS,
     NO_BOUND,
-    _bounded_pass,
+    run_pass,
     start_timer,
     warmed_up_pass,
 )
 from solvers.search.ida import ida_star
+from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNED, automaton, tree_counts
 from solvers.search.result import (
     checked_start,
     Iteration,
@@ -56,12 +59,15 @@ class TopNode:
     parent_path_f: int  # path_f of its parent (the root's is its own f)
     moves: tuple[int, ...]
     board: np.ndarray
+    state: int  # the move-pruning automaton's state after `moves`
 
 
-def _top(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, split_depth: int) -> list[TopNode]:
-    """Every node of depth <= split_depth, in depth-first move order (parents before children)."""
+def _top(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, split_depth: int, prune: str) -> list[TopNode]:
+    """Every node of depth <= split_depth that the automaton of `prune` does not prune, in
+    depth-first move order (parents before children)."""
+    transitions = automaton(prune)
     h0 = heuristic(start)
-    root = TopNode(0, h0, h0, h0, (), start.copy())
+    root = TopNode(0, h0, h0, h0, (), start.copy(), 0)
     nodes = []
 
     def visit(node: TopNode) -> None:
@@ -70,37 +76,25 @@ def _top(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, split_depth: i
             return
         blank = int(np.flatnonzero(node.board == 0)[0])
         for move in range(N_DIRECTIONS):
-            if node.moves and move == node.moves[-1] ^ 1:
-                continue
+            state = int(transitions[node.state, move])
             target = int(puzzle.neighbours[blank, move])
-            if target < 0:
+            if state == PRUNED or target < 0:
                 continue
             board = node.board.copy()
             board[blank], board[target] = board[target], 0
             f = node.depth + 1 + heuristic(board)
-            visit(TopNode(node.depth + 1, f, max(node.path_f, f), node.path_f, (*node.moves, move), board))
+            visit(TopNode(node.depth + 1, f, max(node.path_f, f), node.path_f, (*node.moves, move), board, state))
 
     visit(root)
     return nodes
 
 
-def _split_depth(puzzle: Puzzle, start: np.ndarray, threads: int) -> int:
-    """The shallowest depth (>= 1) at which the brute-force tree below `start` has at least
-    WORK_ITEMS_PER_THREAD nodes per thread."""
-    depth = 0
-    counts = np.zeros((puzzle.n_cells, 5))  # nodes by (blank cell, last move; 4 at the root)
-    counts[int(np.flatnonzero(start == 0)[0]), 4] = 1
-    while depth < 1 or (counts.sum() < WORK_ITEMS_PER_THREAD * threads and depth < MAX_SPLIT_DEPTH):
-        following = np.zeros_like(counts)
-        for cell in range(puzzle.n_cells):
-            for last in range(5):
-                for move in range(N_DIRECTIONS):
-                    target = puzzle.neighbours[cell, move]
-                    if target >= 0 and (last == 4 or move != last ^ 1):
-                        following[target, move] += counts[cell, last]
-        counts = following
-        depth += 1
-    return depth
+def _split_depth(puzzle: Puzzle, start: np.ndarray, threads: int, prune: str) -> int:
+    """The shallowest depth (>= 1) at which the brute-force tree below `start`, pruned by
+    `prune`, has at least WORK_ITEMS_PER_THREAD nodes per thread (MAX_SPLIT_DEPTH at most)."""
+    sizes = tree_counts(puzzle, int(np.flatnonzero(start == 0)[0]), MAX_SPLIT_DEPTH, prune).sum(axis=1)
+    enough = np.flatnonzero(sizes[1:] >= WORK_ITEMS_PER_THREAD * threads)
+    return int(enough[0]) + 1 if enough.size else MAX_SPLIT_DEPTH
 
 
 def parallel_ida_star(
@@ -110,6 +104,8 @@ def parallel_ida_star(
     *,
     threads: int = 2,
     split_depth: int | None = None,
+    prune: str = DEFAULT_PRUNE,
+    full_last_iteration: bool = False,
     time_limit: float | None = None,
     client=None,
 ) -> SearchResult:
@@ -117,9 +113,11 @@ def parallel_ida_star(
 
     The subtrees run on `threads` threads of this process, or, given a Dask `client` (see
     solvers/distributed.py), on the cluster's workers; `threads` then says how many run at
-    once (it sets the split depth). Counters are summed over the top and every subtree; in the
-    last iteration they depend on which subtree finds the goal first. `time_limit` (seconds)
-    ends the search as GAVE_UP, and so does any iteration that a subtree did not finish.
+    once (it sets the split depth). `prune` and `full_last_iteration` are as for `ida_star`.
+    Counters are summed over the top and every subtree; in the last iteration they depend on
+    which subtree finds the goal first, unless `full_last_iteration` (then they, and the
+    solution, are `ida_star`'s). `time_limit` (seconds) ends the search as GAVE_UP, and so
+    does any iteration that a subtree did not finish.
     """
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
@@ -127,25 +125,27 @@ def parallel_ida_star(
     if client is None:
         warmed_up_pass(puzzle, heuristic)  # compile (or load) before the clock starts
     began = time.perf_counter()
-    depth = _split_depth(puzzle, start, threads) if split_depth is None else max(1, split_depth)
-    top = _top(puzzle, start, heuristic, depth)
+    depth = _split_depth(puzzle, start, threads, prune) if split_depth is None else max(1, split_depth)
+    top = _top(puzzle, start, heuristic, depth, prune)
     if any(puzzle.is_goal(node.board) for node in top):  # a solution within the top: nothing to split
-        return ida_star(puzzle, start, heuristic, time_limit=time_limit)
+        return ida_star(puzzle, start, heuristic, prune=prune, full_last_iteration=full_last_iteration,
+                        time_limit=time_limit)
     stop = np.zeros(1, dtype=np.uint8)
+    search = (prune, full_last_iteration)
     if client is None:
         pool = ThreadPoolExecutor(max_workers=threads)
 
         def submit(node, bound):
-            return pool.submit(_subtree, puzzle, node, bound, heuristic, stop)
+            return pool.submit(_subtree, puzzle, node, bound, heuristic, search, stop)
     else:
         pool, recipe = ClusterExecutor(client), heuristic.recipe()
 
         def submit(node, bound):
-            return pool.submit(_remote_subtree, puzzle, node, bound, recipe, pool.stop_name)
+            return pool.submit(_remote_subtree, puzzle, node, bound, recipe, search, pool.stop_name)
     # threads see `stop`; the cluster's tasks are told by shutting its executor down
     timer = start_timer(stop, time_limit, then=None if client is None else partial(pool.shutdown, cancel_futures=True))
     try:
-        passes, solution = _iterations(top, depth, submit, stop)
+        passes, solution = _iterations(top, depth, submit, stop, full_last_iteration)
     finally:
         stop.fill(1)  # on Ctrl-C too: the running kernels return within a fraction of a second
         pool.shutdown(cancel_futures=True)
@@ -164,13 +164,14 @@ def _why_stopped(time_limit: float | None) -> str:
     return "a subtree was stopped" if time_limit is None else f"time limit of {time_limit:g} s reached"
 
 
-def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray):
+def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_last_iteration: bool):
     """Run iterations until one finds the goal or one is cut short; returns (passes, moves text or None).
 
     Each iteration submits its live work items, the largest of the previous iteration first
-    (so that the last to finish are small ones), and stops the others when one finds the goal.
-    An iteration in which some subtree stopped early (time limit) ends the search without a
-    solution: its next bound would not be trustworthy.
+    (so that the last to finish are small ones), and stops the others when one finds the goal,
+    or, with `full_last_iteration`, lets them finish and takes the solution of the first item
+    in move order that found one. An iteration in which some subtree stopped early (time
+    limit) ends the search without a solution: its counters and next bound are incomplete.
     """
     inner = [n for n in top if n.depth < depth]
     items = [n for n in top if n.depth == depth]
@@ -183,7 +184,7 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray):
         next_bound = min((n.f for n in top if n.depth > 0 and n.parent_path_f <= bound < n.f), default=NO_BOUND)
         live = sorted((i for i, n in enumerate(items) if n.path_f <= bound), key=lambda i: -effort[i])
         futures = {submit(items[i], bound): i for i in live}
-        solution, complete = None, True
+        found, complete = {}, True  # solutions by work item
         for future in as_completed(futures):
             if future.cancelled():  # the search is being stopped
                 complete = False
@@ -194,35 +195,40 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray):
             expanded += n_expanded
             generated += n_generated
             next_bound = min(next_bound, cut + depth if cut != NO_BOUND else NO_BOUND)
-            complete &= outcome == EXHAUSTED
+            complete &= outcome in (EXHAUSTED, FOUND)
             if outcome == FOUND:
-                solution = moves_to_text(np.array([*items[i].moves, *moves], dtype=np.int8))
-                stop.fill(1)
-                for other in futures:
-                    other.cancel()
-                break
+                found[i] = moves_to_text(np.array([*items[i].moves, *moves], dtype=np.int8))
+                if not full_last_iteration:
+                    stop.fill(1)
+                    for other in futures:
+                        other.cancel()
+                    break
         passes.append(Iteration(bound, expanded, generated))
-        if solution is not None or not complete:
-            return passes, solution
+        if found and (complete or not full_last_iteration):
+            return passes, found[min(found)]
+        if not complete:
+            return passes, None
         bound = int(next_bound)
 
 
-def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, stop: np.ndarray):
-    """Run the kernel below one work item; returns (outcome, moves, next bound, expanded, generated)."""
+def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, search: tuple[str, bool],
+             stop: np.ndarray):
+    """Run the kernel below one work item, with `search` = (prune, full_last_iteration); returns
+    (outcome, moves, next bound, expanded, generated)."""
     if stop[0]:
         return LIMIT_REACHED, [], NO_BOUND, 0, 0
-    board = node.board.copy()
-    moves = np.zeros(bound - node.depth + 1, dtype=np.int8)
-    outcome, length, cut, expanded, generated = heuristic.kernel(_bounded_pass)(
-        board, bound - node.depth, 0, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
-        moves, stop, node.moves[-1] ^ 1,
+    prune, full_last_iteration = search
+    outcome, moves, cut, expanded, generated = run_pass(
+        puzzle, heuristic, node.board, bound - node.depth, 0, stop, automaton(prune), node.state, full_last_iteration
     )
-    return outcome, moves[:length].tolist(), cut, expanded, generated
+    return outcome, moves.tolist(), cut, expanded, generated
 
 
-def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, stop_name: str):
-    """`_subtree` in a task on a Dask worker: the heuristic rebuilt from its recipe, a stop flag
-    of its own, set when the search's stop event is (the goal found elsewhere, the time limit)."""
+def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, search: tuple[str, bool],
+                    stop_name: str):
+    """`_subtree` in a task on a Dask worker: the heuristic rebuilt from its recipe (and the
+    automaton built, both once per worker process), a stop flag of its own, set when the
+    search's stop event is (the goal found elsewhere, the time limit)."""
     stop = np.zeros(1, dtype=np.uint8)
     with stop_when_told(stop, stop_name):
-        return _subtree(puzzle, node, bound, from_recipe(recipe), stop)
+        return _subtree(puzzle, node, bound, from_recipe(recipe), search, stop)

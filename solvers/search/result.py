@@ -29,7 +29,7 @@ class SearchResult:
     length, moves    the solution's number of moves and its U/D/L/R string (None unless SOLVED)
     optimal          whether the search guarantees that `length` is the shortest possible
     nodes_expanded   nodes whose children were generated
-    nodes_generated  children generated (after pruning the move back to the parent)
+    nodes_generated  children generated (after move pruning: see solvers/search/move_pruning.py)
     initial_h        the heuristic's value at the start state
     iterations       the passes of a deepening search, in order (empty for other searches)
     """

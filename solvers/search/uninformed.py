@@ -1,6 +1,7 @@
 """uninformed.py -- reference searches without a heuristic: BFS, depth-limited DFS, IDDFS.
 
-These are teaching baselines and test references for small boards. They accept boards of
+These are teaching baselines and test references for small boards; the depth-first ones never
+undo the previous move (move pruning `parent`, move_pruning.py). They accept boards of
 at most 16 cells and stop with status GAVE_UP at their node limits rather than run for hours.
 """
 
@@ -152,7 +153,7 @@ def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) 
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, "zero")
     result = deepening_search(
-        puzzle, start, baseline(puzzle, "zero"), algorithm, only_bound=depth_limit, node_limit=node_limit,
+        puzzle, start, baseline(puzzle, "zero"), algorithm, prune="parent", only_bound=depth_limit, node_limit=node_limit,
         time_limit=time_limit,
     )
     return verified(puzzle, start, result)
