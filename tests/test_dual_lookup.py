@@ -35,7 +35,7 @@ CASES = [(3, 3, BLANK_FIRST_3X3), (3, 3, BLANK_LAST_3X3), (2, 4, BLANK_FIRST_2X4
 
 
 def _build(folder, puzzle, patterns, *, zero_aware=False, additive=True, compression=None):
-    name = f"{puzzle.board}-{puzzle.goal[0]}-{'_'.join(patterns)}-{zero_aware}-{additive}-{compression}.h5"
+    name = f"{puzzle.board}-{puzzle.goal[0]}-{'_'.join(patterns)}-{zero_aware}-{additive}-{compression.name if compression else 'none'}.h5"
     if (folder / name.replace(",", "")).exists():  # built by an earlier test of the module
         return folder / name.replace(",", "")
     plan = plan_build(puzzle, custom(puzzle, patterns), additive=additive, zero_aware=zero_aware)
@@ -111,7 +111,7 @@ def test_non_additive_tables_on_the_dual_are_admissible_at_home(folder):
 
 @pytest.mark.parametrize("goal, zero_aware, suffix", [
     (BLANK_FIRST_3X3, False, "+dual"), (BLANK_FIRST_3X3, True, "+reflect+dual"),
-    (BLANK_FIRST_3X3, False, "+reflect+dual"), (BLANK_LAST_3X3, True, "+dual"),
+    (BLANK_FIRST_3X3, False, "+reflect+dual"), (BLANK_LAST_3X3, True, "+dual"), (BLANK_LAST_3X3, False, "+reflect+dual"),
 ])
 def test_ida_with_dual_is_optimal_and_matches_a_naive_ida_evaluating_from_scratch(folder, goal, zero_aware, suffix):
     puzzle = Puzzle(3, 3, goal)
@@ -140,11 +140,11 @@ def test_refusals_are_one_line(folder):
     puzzle = Puzzle(3, 3, BLANK_FIRST_3X3)
     delta = _build(folder, puzzle, ["1,2,4,5", "3,6,7,8"], zero_aware=True, compression=DELTA)
     plain = _build(folder, puzzle, ["1,2,4,5", "3,6,7,8"])
-    last = _build(folder, Puzzle(3, 3, BLANK_LAST_3X3), ["1,2,4,5", "3,6,7,8"])
+    wide = _build(folder, Puzzle(2, 4, BLANK_LAST_2X4), ["1,2,3", "4,5,6,7"])
     refusals = [
         (puzzle, f"pdb:{delta}+dual", "delta"),
         (puzzle, f"sum(pdb:{plain}+dual, pdb:{plain})", "without \\+reflect or \\+dual"),
-        (Puzzle(3, 3, BLANK_LAST_3X3), f"pdb:{last}+reflect+dual", "main diagonal"),
+        (Puzzle(2, 4, BLANK_LAST_2X4), f"pdb:{wide}+dual+reflect", "square board"),
         (puzzle, f"pdb:{plain}+duel", "unknown suffix '\\+duel'"),
     ]
     for board, spec, reason in refusals:
