@@ -98,13 +98,13 @@ the parent's, or at a search's first state by a walk down to the goal, which use
 goal cells, the goal's blank cell, the board's neighbours and the cells' colours."""
 
 
-DualPdbLookups = namedtuple("DualPdbLookups", [*PdbLookups._fields, "lookup_dual", "blank_home"])
-DualPdbLookups.__doc__ = """The lookups of PdbLookups with some on the dual state (lookup_dual[L] = 1): lookup L then
+DualPdbLookups = namedtuple("DualPdbLookups", [*PdbLookups._fields, "first_dual", "blank_home"])
+DualPdbLookups.__doc__ = """The lookups of PdbLookups, those from first_dual[0] on read on the dual state: lookup L then
 reads tile u's cell as lookup_cell[L, board[lookup_tile[L, u]]] (lookup_tile holds goal cells,
 lookup_cell is the view's cell map after goal_cell), its affected row is all -1, and it counts
 only while the blank is on its goal cell blank_home[0] (0 elsewhere)."""
 
-DualPackedLookups = namedtuple("DualPackedLookups", [*PackedLookups._fields, "lookup_dual", "blank_home"])
+DualPackedLookups = namedtuple("DualPackedLookups", [*PackedLookups._fields, "first_dual", "blank_home"])
 DualPackedLookups.__doc__ = """The lookups of PackedLookups with dual lookups as in DualPdbLookups (never on a delta
 pattern: file_term refuses them)."""
 
@@ -207,6 +207,7 @@ def _renumbered(terms: list[PdbTerm]) -> tuple[tuple[PatternDatabase, ...], list
 
 
 def _term(puzzle, databases, lookups, name, spec) -> PdbTerm:
+    lookups = tuple(sorted(lookups, key=lambda lk: lk.view in (DUAL, DUAL_REFLECTED)))  # the dual ones last
     data = _lookup_data(puzzle, databases, lookups)
     provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
     return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern), provenance,
@@ -260,8 +261,8 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
             return PdbLookups(*common)
         return PackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
                              *_board_arrays(puzzle))
-    dual = (np.array([int(lk.view in (DUAL, DUAL_REFLECTED)) for lk in lookups], dtype=np.int64),
-            np.array([puzzle.blank_goal_cell], dtype=np.int64))
+    first_dual = [i for i, lk in enumerate(lookups) if lk.view in (DUAL, DUAL_REFLECTED)][0]  # _term sorts them last
+    dual = (np.array([first_dual], dtype=np.int64), np.array([puzzle.blank_goal_cell], dtype=np.int64))
     if plain:
         return DualPdbLookups(*common, *dual)
     return DualPackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
@@ -608,17 +609,17 @@ register_kind(PackedLookups, _packed_start, _packed_child)
 @inline_kernel
 def _dual_plain_refresh(scratch, row, column, board, home, tables, table_offset, pattern_tiles, pattern_k,
                         pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
-                        lookup_dual):
+                        first_dual):
     """Write the dual lookups' instances of scratch[row]: their values if `home`, else 0."""
-    for lookup in range(lookup_start.shape[0] - 1):
-        if lookup_dual[lookup] == 0:
-            continue
+    if not home:
+        for instance in range(lookup_start[first_dual[0]], instance_pattern.shape[0]):
+            scratch[row, column + instance] = 0
+        return
+    for lookup in range(first_dual[0], lookup_start.shape[0] - 1):
         for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-            value = 0
-            if home:
-                value = _plain_value(instance, lookup, board, tables, table_offset, pattern_tiles, pattern_k,
-                                     pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell)
-            scratch[row, column + instance] = value
+            scratch[row, column + instance] = _plain_value(
+                instance, lookup, board, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell)
 
 
 @inline_kernel
@@ -626,22 +627,21 @@ def _dual_plain_start(data, board, position, scratch, row, column):
     return _dual_plain_lookups_start(
         scratch, row, column, board, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k,
         data.pattern_factorial, data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile,
-        data.lookup_cell, data.lookup_dual, data.blank_home)
+        data.lookup_cell, data.first_dual, data.blank_home)
 
 
 @inline_kernel
 def _dual_plain_lookups_start(scratch, row, column, board, position, tables, table_offset, pattern_tiles, pattern_k,
                               pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
-                              lookup_dual, blank_home):
-    for lookup in range(lookup_start.shape[0] - 1):
-        if lookup_dual[lookup] == 0:
-            for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-                scratch[row, column + instance] = _plain_value(
-                    instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
-                    binomials, instance_pattern, lookup_tile, lookup_cell)
+                              first_dual, blank_home):
+    for lookup in range(first_dual[0]):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            scratch[row, column + instance] = _plain_value(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell)
     _dual_plain_refresh(scratch, row, column, board, board[blank_home[0]] == 0, tables, table_offset, pattern_tiles,
                         pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
-                        lookup_cell, lookup_dual)
+                        lookup_cell, first_dual)
     return _combine(lookup_start, scratch, row, column)
 
 
@@ -650,17 +650,17 @@ def _dual_plain_child(data, board, position, scratch, row, column, tile, source,
     return _dual_plain_lookups_child(
         scratch, row, column, tile, source, target, board, position, data.tables, data.table_offset,
         data.pattern_tiles, data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern,
-        data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected, data.lookup_dual, data.blank_home)
+        data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected, data.first_dual, data.blank_home)
 
 
 @inline_kernel
 def _dual_plain_lookups_child(scratch, row, column, tile, source, target, board, position, tables, table_offset,
                               pattern_tiles, pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start,
-                              lookup_tile, lookup_cell, affected, lookup_dual, blank_home):
+                              lookup_tile, lookup_cell, affected, first_dual, blank_home):
     """The blank moved from `target` to `source`: the dual lookups change only when one of them
     is its goal cell."""
     _copy_parent(scratch, row, column, instance_pattern.shape[0])
-    for lookup in range(affected.shape[0]):
+    for lookup in range(first_dual[0]):
         instance = affected[lookup, tile]
         if instance >= 0:
             scratch[row + 1, column + instance] = _plain_value(
@@ -670,7 +670,7 @@ def _dual_plain_lookups_child(scratch, row, column, tile, source, target, board,
     if source == home or target == home:
         _dual_plain_refresh(scratch, row + 1, column, board, source == home, tables, table_offset, pattern_tiles,
                             pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
-                            lookup_cell, lookup_dual)
+                            lookup_cell, first_dual)
     return _combine(lookup_start, scratch, row + 1, column)
 
 
@@ -681,21 +681,20 @@ register_kind(DualPdbLookups, _dual_plain_start, _dual_plain_child)
 def _dual_packed_refresh(scratch, row, column, board, home, tables, table_offset, pattern_tiles, pattern_k,
                          pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
                          pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
-                         pattern_merge_shift, pattern_entry_shift, lookup_dual):
+                         pattern_merge_shift, pattern_entry_shift, first_dual):
     """Write the dual lookups' instances of scratch[row]: their values if `home`, else 0 (the
     dual blank is read like a tile: board[lookup_tile[L, 0]])."""
-    for lookup in range(lookup_start.shape[0] - 1):
-        if lookup_dual[lookup] == 0:
-            continue
+    if not home:
+        for instance in range(lookup_start[first_dual[0]], instance_pattern.shape[0]):
+            scratch[row, column + instance] = 0
+        return
+    for lookup in range(first_dual[0], lookup_start.shape[0] - 1):
         for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-            value = 0
-            if home:
-                value = _packed_stored(
-                    instance, lookup, board, board[lookup_tile[lookup, 0]], tables, table_offset, pattern_tiles,
-                    pattern_k, pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell,
-                    pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
-                    pattern_merge_shift, pattern_entry_shift)
-            scratch[row, column + instance] = value
+            scratch[row, column + instance] = _packed_stored(
+                instance, lookup, board, board[lookup_tile[lookup, 0]], tables, table_offset, pattern_tiles,
+                pattern_k, pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell,
+                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                pattern_merge_shift, pattern_entry_shift)
 
 
 @inline_kernel
@@ -705,7 +704,7 @@ def _dual_packed_start(data, board, position, scratch, row, column):
         data.pattern_factorial, data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile,
         data.lookup_cell, data.pattern_zero_aware, data.pattern_region_start, data.region_offset,
         data.pattern_cell_start, data.region_of_cell, data.pattern_merge_shift, data.pattern_entry_shift,
-        data.pattern_delta, data.goal_cell, data.goal_blank, data.neighbours, data.colour, data.lookup_dual,
+        data.pattern_delta, data.goal_cell, data.goal_blank, data.neighbours, data.colour, data.first_dual,
         data.blank_home)
 
 
@@ -714,10 +713,8 @@ def _dual_packed_lookups_start(scratch, row, column, board, position, tables, ta
                                pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
                                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
                                region_of_cell, pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell,
-                               goal_blank, neighbours, colour, lookup_dual, blank_home):
-    for lookup in range(lookup_start.shape[0] - 1):
-        if lookup_dual[lookup] != 0:
-            continue
+                               goal_blank, neighbours, colour, first_dual, blank_home):
+    for lookup in range(first_dual[0]):
         for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
             stored = _packed_stored(
                 instance, lookup, position, position[0], tables, table_offset, pattern_tiles, pattern_k,
@@ -733,7 +730,7 @@ def _dual_packed_lookups_start(scratch, row, column, board, position, tables, ta
     _dual_packed_refresh(scratch, row, column, board, board[blank_home[0]] == 0, tables, table_offset, pattern_tiles,
                          pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
                          lookup_cell, pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
-                         region_of_cell, pattern_merge_shift, pattern_entry_shift, lookup_dual)
+                         region_of_cell, pattern_merge_shift, pattern_entry_shift, first_dual)
     return _combine(lookup_start, scratch, row, column)
 
 
@@ -744,7 +741,7 @@ def _dual_packed_child(data, board, position, scratch, row, column, tile, source
         data.pattern_tiles, data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern,
         data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected, data.pattern_zero_aware,
         data.pattern_region_start, data.region_offset, data.pattern_cell_start, data.region_of_cell,
-        data.pattern_merge_shift, data.pattern_entry_shift, data.pattern_delta, data.lookup_dual, data.blank_home)
+        data.pattern_merge_shift, data.pattern_entry_shift, data.pattern_delta, data.first_dual, data.blank_home)
 
 
 @inline_kernel
@@ -752,11 +749,11 @@ def _dual_packed_lookups_child(scratch, row, column, tile, source, target, board
                                pattern_tiles, pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start,
                                lookup_tile, lookup_cell, affected, pattern_zero_aware, pattern_region_start,
                                region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
-                               pattern_entry_shift, pattern_delta, lookup_dual, blank_home):
+                               pattern_entry_shift, pattern_delta, first_dual, blank_home):
     """As _packed_lookups_child (the blank is on `source`), then the dual lookups as in
     _dual_plain_lookups_child."""
     _copy_parent(scratch, row, column, instance_pattern.shape[0])
-    for lookup in range(affected.shape[0]):
+    for lookup in range(first_dual[0]):
         instance = affected[lookup, tile]
         if instance >= 0:
             stored = _packed_stored(
@@ -771,7 +768,7 @@ def _dual_packed_lookups_child(scratch, row, column, tile, source, target, board
         _dual_packed_refresh(scratch, row + 1, column, board, source == home, tables, table_offset, pattern_tiles,
                              pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
                              lookup_cell, pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
-                             region_of_cell, pattern_merge_shift, pattern_entry_shift, lookup_dual)
+                             region_of_cell, pattern_merge_shift, pattern_entry_shift, first_dual)
     return _combine(lookup_start, scratch, row + 1, column)
 
 
