@@ -448,3 +448,13 @@ def first_zero_aware_violation(rows: int, cols: int, goal: tuple, pattern: tuple
     if unreached != (len(entries) // 2 if every_tile else 0):
         return None, None, "unreached count"
     return None
+
+
+def dual_state(state: tuple, goal: tuple) -> tuple:
+    """The dual of `state` by its definition: tile t of the dual stands on the goal cell of the
+    tile that `state` puts on t's goal cell. For the goal 0 1 2 ... it is the inverse
+    permutation (tile t on cell state[t])."""
+    dual = [None] * len(state)
+    for tile in range(len(state)):
+        dual[goal.index(state[goal.index(tile)])] = tile
+    return tuple(dual)

@@ -1,4 +1,4 @@
-"""pdb_files.py -- `pdb:PATH[+reflect]` terms: PDB files loaded once per process, verified against the puzzle."""
+"""pdb_files.py -- `pdb:PATH[+reflect][+dual]` terms: PDB files loaded once per process, verified against the puzzle."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 from pdb_build.store import PatternDatabase, load_partition
 from solvers.errors import InputError
-from solvers.heuristics.pdb_lookup import REFLECT_SUFFIX, PdbTerm, file_term
+from solvers.heuristics.pdb_lookup import DUAL_SUFFIX, REFLECT_SUFFIX, PdbTerm, file_term
 from solvers.puzzle import Puzzle
 
 PREFIX = "pdb:"
-SUFFIXES = (REFLECT_SUFFIX,)
+SUFFIXES = (REFLECT_SUFFIX, DUAL_SUFFIX)
 
 _LOADED: dict[tuple, PatternDatabase] = {}
 _LOADING = threading.Lock()
@@ -43,15 +43,17 @@ def loaded(path: str | Path, puzzle: Puzzle) -> PatternDatabase:
 
 
 def term_from_spec(puzzle: Puzzle, text: str) -> PdbTerm:
-    """The term of `pdb:PATH` or `pdb:PATH+reflect`."""
+    """The term of `pdb:PATH` with any of SUFFIXES, in any order (`pdb:PATH+reflect+dual`)."""
     path = text[len(PREFIX):]
-    reflect = path.lower().endswith(REFLECT_SUFFIX)
-    if reflect:
-        path = path[: -len(REFLECT_SUFFIX)]
+    found: set[str] = set()
+    while any(path.lower().endswith(s) for s in SUFFIXES):
+        suffix = next(s for s in SUFFIXES if path.lower().endswith(s))
+        found.add(suffix)
+        path = path[: -len(suffix)]
     if not path:
         raise InputError(f"heuristic {text!r}: a pdb: heuristic needs a file path")
     if "+" in Path(path).name and not Path(path).exists():
         suffix = "+" + Path(path).name.split("+", 1)[1]
         raise InputError(f"heuristic {text!r}: unknown suffix {suffix!r}; the suffix a pdb: file takes is "
                          f"{', '.join(SUFFIXES)}")
-    return file_term(puzzle, loaded(path, puzzle), reflect=reflect)
+    return file_term(puzzle, loaded(path, puzzle), reflect=REFLECT_SUFFIX in found, dual=DUAL_SUFFIX in found)

@@ -55,8 +55,8 @@ from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 
-IDENTITY, REFLECTED = "identity", "reflected"
-REFLECT_SUFFIX = "+reflect"
+IDENTITY, REFLECTED, DUAL, DUAL_REFLECTED = "identity", "reflected", "dual", "dual-reflected"
+REFLECT_SUFFIX, DUAL_SUFFIX = "+reflect", "+dual"
 
 
 class PdbLookups(NamedTuple):
@@ -98,6 +98,25 @@ the parent's, or at a search's first state by a walk down to the goal, which use
 goal cells, the goal's blank cell, the board's neighbours and the cells' colours."""
 
 
+DualPdbLookups = namedtuple("DualPdbLookups", [*PdbLookups._fields, "first_dual", "blank_home"])
+DualPdbLookups.__doc__ = """The lookups of PdbLookups, those from first_dual[0] on read on the dual state: lookup L then
+reads tile u's cell as lookup_cell[L, board[lookup_tile[L, u]]] (lookup_tile holds goal cells,
+lookup_cell is the view's cell map after goal_cell), its affected row is all -1, and it counts
+only while the blank is on its goal cell blank_home[0] (0 elsewhere)."""
+
+DualPackedLookups = namedtuple("DualPackedLookups", [*PackedLookups._fields, "first_dual", "blank_home"])
+DualPackedLookups.__doc__ = """The lookups of PackedLookups with dual lookups as in DualPdbLookups (never on a delta
+pattern: file_term refuses them)."""
+
+
+def check_dualizable(database: PatternDatabase) -> None:
+    """Refuse the dual lookup on a delta-encoded file: a move changes two tiles of the dual state,
+    so a dual entry may change by more than one, which delta's one bit cannot follow."""
+    if database.compression.delta:
+        raise InputError(f"{database.path.name}: +dual cannot read a delta-encoded file (a move can change a dual "
+                         "entry by more than one, which one bit cannot follow); use a file without --compress delta")
+
+
 def check_reflectable(puzzle: Puzzle) -> None:
     """Refuse reflection unless the board is square and the goal's blank is on the main diagonal."""
     row, col = divmod(puzzle.blank_goal_cell, puzzle.cols)
@@ -129,16 +148,19 @@ class PdbTerm(Term):
     lookups: tuple[Lookup, ...] = ()
 
 
-def file_term(puzzle: Puzzle, database: PatternDatabase, *, reflect: bool = False) -> PdbTerm:
-    """The lookups of one loaded partition file (and their reflections)."""
+def file_term(puzzle: Puzzle, database: PatternDatabase, *, reflect: bool = False, dual: bool = False) -> PdbTerm:
+    """The lookups of one loaded partition file (and their reflections, and their dual lookups)."""
     if reflect:
         check_reflectable(puzzle)
     if database.puzzle != puzzle:
         raise InputError(f"{database.path}: built for {database.puzzle}, not {puzzle}")
+    if dual:
+        check_dualizable(database)
     numbers = range(len(database.partition.patterns))
     groups = [tuple((0, p) for p in numbers)] if database.cost_model == ADDITIVE else [((0, p),) for p in numbers]
     views = (IDENTITY, REFLECTED) if reflect else (IDENTITY,)
-    suffix = REFLECT_SUFFIX if reflect else ""
+    views += tuple({IDENTITY: DUAL, REFLECTED: DUAL_REFLECTED}[v] for v in views) if dual else ()
+    suffix = (REFLECT_SUFFIX if reflect else "") + (DUAL_SUFFIX if dual else "")
     return _term(
         puzzle, (database,), tuple(Lookup(v, g) for v in views for g in groups),
         f"pdb:{database.path.name}{suffix}", f"pdb:{database.path.resolve()}{suffix}",
@@ -158,7 +180,7 @@ def merge_sum(terms: list[PdbTerm], name: str, spec: str) -> PdbTerm:
     for term in terms:
         if len(term.lookups) != 1 or term.lookups[0].view != IDENTITY or any(
                 d.cost_model != ADDITIVE for d in term.databases):
-            raise InputError(f"sum(...): {term.name} is not one additive PDB file without +reflect; "
+            raise InputError(f"sum(...): {term.name} is not one additive PDB file without +reflect or +dual; "
                              "only disjoint additive tables may be added (take max(...) otherwise)")
         tiles = {t for d, p in term.lookups[0].patterns for t in term.databases[d].partition.patterns[p]}
         if tiles & tiles_seen:
@@ -185,6 +207,7 @@ def _renumbered(terms: list[PdbTerm]) -> tuple[tuple[PatternDatabase, ...], list
 
 
 def _term(puzzle, databases, lookups, name, spec) -> PdbTerm:
+    lookups = tuple(sorted(lookups, key=lambda lk: lk.view in (DUAL, DUAL_REFLECTED)))  # the dual ones last
     data = _lookup_data(puzzle, databases, lookups)
     provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
     return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern), provenance,
@@ -203,16 +226,22 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
         pattern_tiles[i, : len(pattern)] = pattern
     identity = np.arange(n, dtype=np.int64)
     views = {IDENTITY: (identity, identity)}
-    if any(lk.view == REFLECTED for lk in lookups):
+    if any(lk.view in (REFLECTED, DUAL_REFLECTED) for lk in lookups):
         views[REFLECTED] = mirror_maps(puzzle)
+    goal_cell = puzzle.goal_cell.astype(np.int64)
+    for view, base in ((DUAL, IDENTITY), (DUAL_REFLECTED, REFLECTED)):
+        if base in views:  # read on the board: tile u's cell is cell_map[goal_cell[board[goal_cell[tile_map[u]]]]]
+            cell_map, tile_map = views[base]
+            views[view] = (cell_map[goal_cell], goal_cell[tile_map])
     instance_pattern, lookup_start, lookup_tile, lookup_cell, affected = [], [0], [], [], []
     for lookup in lookups:
         cell_map, tile_map = views[lookup.view]
         touched = np.full(n, -1, dtype=np.int64)
         for database, number in lookup.patterns:
             pattern = int(first_pattern[database]) + number
-            for tile in patterns[pattern]:
-                touched[tile_map[tile]] = len(instance_pattern)
+            if lookup.view not in (DUAL, DUAL_REFLECTED):  # dual lookups are refreshed as a whole
+                for tile in patterns[pattern]:
+                    touched[tile_map[tile]] = len(instance_pattern)
             instance_pattern.append(pattern)
         lookup_start.append(len(instance_pattern))
         lookup_tile.append(tile_map)
@@ -226,9 +255,18 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
         binomial_table(n), np.array(instance_pattern, dtype=np.int64), np.array(lookup_start, dtype=np.int64),
         np.stack(lookup_tile), np.stack(lookup_cell), np.stack(affected),
     )
-    if all(d.table_kind == PLAIN and d.compression == NONE for d in databases):
-        return PdbLookups(*common)
-    return PackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases), *_board_arrays(puzzle))
+    plain = all(d.table_kind == PLAIN and d.compression == NONE for d in databases)
+    if not any(lk.view in (DUAL, DUAL_REFLECTED) for lk in lookups):
+        if plain:
+            return PdbLookups(*common)
+        return PackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
+                             *_board_arrays(puzzle))
+    first_dual = [i for i, lk in enumerate(lookups) if lk.view in (DUAL, DUAL_REFLECTED)][0]  # _term sorts them last
+    dual = (np.array([first_dual], dtype=np.int64), np.array([puzzle.blank_goal_cell], dtype=np.int64))
+    if plain:
+        return DualPdbLookups(*common, *dual)
+    return DualPackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
+                             *_board_arrays(puzzle), *dual)
 
 
 def _region_arrays(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, ...]:
@@ -560,3 +598,178 @@ def _packed_lookups_child(scratch, row, column, tile, position, tables, table_of
 
 
 register_kind(PackedLookups, _packed_start, _packed_child)
+
+
+# -- with dual lookups (DualPdbLookups, DualPackedLookups) ----------------------------------
+# A dual lookup reads the board instead of `position` and counts only while the blank is on
+# its goal cell (where the dual state is exactly as far from the goal as the state). A move
+# changes two tiles of the dual state, so the kinds' affected rows skip the dual lookups; they
+# are evaluated from scratch when the blank reaches its goal cell and zeroed when it leaves.
+
+@inline_kernel
+def _dual_plain_refresh(scratch, row, column, board, home, tables, table_offset, pattern_tiles, pattern_k,
+                        pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                        first_dual):
+    """Write the dual lookups' instances of scratch[row]: their values if `home`, else 0."""
+    if not home:
+        for instance in range(lookup_start[first_dual[0]], instance_pattern.shape[0]):
+            scratch[row, column + instance] = 0
+        return
+    for lookup in range(first_dual[0], lookup_start.shape[0] - 1):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            scratch[row, column + instance] = _plain_value(
+                instance, lookup, board, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell)
+
+
+@inline_kernel
+def _dual_plain_start(data, board, position, scratch, row, column):
+    return _dual_plain_lookups_start(
+        scratch, row, column, board, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k,
+        data.pattern_factorial, data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile,
+        data.lookup_cell, data.first_dual, data.blank_home)
+
+
+@inline_kernel
+def _dual_plain_lookups_start(scratch, row, column, board, position, tables, table_offset, pattern_tiles, pattern_k,
+                              pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                              first_dual, blank_home):
+    for lookup in range(first_dual[0]):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            scratch[row, column + instance] = _plain_value(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell)
+    _dual_plain_refresh(scratch, row, column, board, board[blank_home[0]] == 0, tables, table_offset, pattern_tiles,
+                        pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
+                        lookup_cell, first_dual)
+    return _combine(lookup_start, scratch, row, column)
+
+
+@inline_kernel
+def _dual_plain_child(data, board, position, scratch, row, column, tile, source, target):
+    return _dual_plain_lookups_child(
+        scratch, row, column, tile, source, target, board, position, data.tables, data.table_offset,
+        data.pattern_tiles, data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern,
+        data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected, data.first_dual, data.blank_home)
+
+
+@inline_kernel
+def _dual_plain_lookups_child(scratch, row, column, tile, source, target, board, position, tables, table_offset,
+                              pattern_tiles, pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start,
+                              lookup_tile, lookup_cell, affected, first_dual, blank_home):
+    """The blank moved from `target` to `source`: the dual lookups change only when one of them
+    is its goal cell."""
+    _copy_parent(scratch, row, column, instance_pattern.shape[0])
+    for lookup in range(first_dual[0]):
+        instance = affected[lookup, tile]
+        if instance >= 0:
+            scratch[row + 1, column + instance] = _plain_value(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell)
+    home = blank_home[0]
+    if source == home or target == home:
+        _dual_plain_refresh(scratch, row + 1, column, board, source == home, tables, table_offset, pattern_tiles,
+                            pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
+                            lookup_cell, first_dual)
+    return _combine(lookup_start, scratch, row + 1, column)
+
+
+register_kind(DualPdbLookups, _dual_plain_start, _dual_plain_child)
+
+
+@inline_kernel
+def _dual_packed_refresh(scratch, row, column, board, home, tables, table_offset, pattern_tiles, pattern_k,
+                         pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                         pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                         pattern_merge_shift, pattern_entry_shift, first_dual):
+    """Write the dual lookups' instances of scratch[row]: their values if `home`, else 0 (the
+    dual blank is read like a tile: board[lookup_tile[L, 0]])."""
+    if not home:
+        for instance in range(lookup_start[first_dual[0]], instance_pattern.shape[0]):
+            scratch[row, column + instance] = 0
+        return
+    for lookup in range(first_dual[0], lookup_start.shape[0] - 1):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            scratch[row, column + instance] = _packed_stored(
+                instance, lookup, board, board[lookup_tile[lookup, 0]], tables, table_offset, pattern_tiles,
+                pattern_k, pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell,
+                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                pattern_merge_shift, pattern_entry_shift)
+
+
+@inline_kernel
+def _dual_packed_start(data, board, position, scratch, row, column):
+    return _dual_packed_lookups_start(
+        scratch, row, column, board, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k,
+        data.pattern_factorial, data.binomials, data.instance_pattern, data.lookup_start, data.lookup_tile,
+        data.lookup_cell, data.pattern_zero_aware, data.pattern_region_start, data.region_offset,
+        data.pattern_cell_start, data.region_of_cell, data.pattern_merge_shift, data.pattern_entry_shift,
+        data.pattern_delta, data.goal_cell, data.goal_blank, data.neighbours, data.colour, data.first_dual,
+        data.blank_home)
+
+
+@inline_kernel
+def _dual_packed_lookups_start(scratch, row, column, board, position, tables, table_offset, pattern_tiles, pattern_k,
+                               pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                               pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
+                               region_of_cell, pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell,
+                               goal_blank, neighbours, colour, first_dual, blank_home):
+    for lookup in range(first_dual[0]):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            stored = _packed_stored(
+                instance, lookup, position, position[0], tables, table_offset, pattern_tiles, pattern_k,
+                pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware,
+                pattern_region_start, region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
+                pattern_entry_shift)
+            walked = _walk_down(
+                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware, pattern_region_start,
+                region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift, pattern_entry_shift,
+                pattern_delta, goal_cell, goal_blank, neighbours, colour)
+            scratch[row, column + instance] = stored + pattern_delta[instance_pattern[instance]] * (walked - stored)
+    _dual_packed_refresh(scratch, row, column, board, board[blank_home[0]] == 0, tables, table_offset, pattern_tiles,
+                         pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
+                         lookup_cell, pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
+                         region_of_cell, pattern_merge_shift, pattern_entry_shift, first_dual)
+    return _combine(lookup_start, scratch, row, column)
+
+
+@inline_kernel
+def _dual_packed_child(data, board, position, scratch, row, column, tile, source, target):
+    return _dual_packed_lookups_child(
+        scratch, row, column, tile, source, target, board, position, data.tables, data.table_offset,
+        data.pattern_tiles, data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern,
+        data.lookup_start, data.lookup_tile, data.lookup_cell, data.affected, data.pattern_zero_aware,
+        data.pattern_region_start, data.region_offset, data.pattern_cell_start, data.region_of_cell,
+        data.pattern_merge_shift, data.pattern_entry_shift, data.pattern_delta, data.first_dual, data.blank_home)
+
+
+@inline_kernel
+def _dual_packed_lookups_child(scratch, row, column, tile, source, target, board, position, tables, table_offset,
+                               pattern_tiles, pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start,
+                               lookup_tile, lookup_cell, affected, pattern_zero_aware, pattern_region_start,
+                               region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
+                               pattern_entry_shift, pattern_delta, first_dual, blank_home):
+    """As _packed_lookups_child (the blank is on `source`), then the dual lookups as in
+    _dual_plain_lookups_child."""
+    _copy_parent(scratch, row, column, instance_pattern.shape[0])
+    for lookup in range(first_dual[0]):
+        instance = affected[lookup, tile]
+        if instance >= 0:
+            stored = _packed_stored(
+                instance, lookup, position, source, tables, table_offset, pattern_tiles, pattern_k,
+                pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware,
+                pattern_region_start, region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
+                pattern_entry_shift)
+            scratch[row + 1, column + instance] = _decoded(stored, scratch[row, column + instance],
+                                                           pattern_delta[instance_pattern[instance]])
+    home = blank_home[0]
+    if source == home or target == home:
+        _dual_packed_refresh(scratch, row + 1, column, board, source == home, tables, table_offset, pattern_tiles,
+                             pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
+                             lookup_cell, pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
+                             region_of_cell, pattern_merge_shift, pattern_entry_shift, first_dual)
+    return _combine(lookup_start, scratch, row + 1, column)
+
+
+register_kind(DualPackedLookups, _dual_packed_start, _dual_packed_child)

@@ -4,6 +4,7 @@
     term  := zero | hamming | manhattan | linear-conflict | walking-distance
              (aliases: none, md, lc, wd)
            | pdb:PATH | pdb:PATH+reflect           a PDB file written by build-pdb
+           | pdb:PATH+dual | pdb:PATH+reflect+dual  (also on the dual state; suffixes in any order)
            | user:MODULE:FUNCTION[:CHILD]          a numba function of the user's (user_function.py)
 
 `max(...)` takes the maximum over any heuristics; `sum(...)` adds PDB files whose patterns
