@@ -206,8 +206,9 @@ def deepening_search(
 
     `prune` names the move-pruning automaton (move_pruning.PRUNE_MODES). With
     `full_last_iteration` the pass that finds the goal is completed (`run_pass`): its counters
-    do not depend on the move order; a limit that ends it gives up. With `only_bound`, run the single pass with that bound (depth-limited search; the
-    solution, if any, is not necessarily shortest). `node_limit` caps nodes expanded over all
+    do not depend on the move order; a limit that ends it gives up. With `only_bound`, run the
+    single pass with that bound (depth-limited search; the solution, if any, is not
+    necessarily shortest). `node_limit` caps nodes expanded over all
     passes and `time_limit` caps seconds; either ends the search with status GAVE_UP.
     Ctrl-C stops the kernel within a fraction of a second and raises KeyboardInterrupt.
     The caller has checked that the goal is reachable. The reported seconds are the search's:

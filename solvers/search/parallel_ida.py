@@ -2,8 +2,8 @@
 
 The search tree is cut at `split_depth`: the nodes above it (the *top*) are enumerated once,
 with the same move order and move-pruning automaton as the sequential kernel; each node at the
-split depth is a *work item*, searched by the kernel from the automaton's state at that node. Every iteration with bound B counts the top exactly as the
-sequential search would (a top node is expanded when it and all its ancestors have f <= B,
+split depth is a *work item*, searched by the kernel from the automaton's state at that node.
+Every iteration with bound B counts the top exactly as the sequential search would (a top node is expanded when it and all its ancestors have f <= B,
 its children are generated, cut-off children offer the next bound), and runs the kernel below
 each live work item with the bound B - g: on a pool of threads (numba kernels release the
 GIL), or as tasks on a Dask cluster (solvers/distributed.py). Items are handed out largest
