@@ -550,7 +550,21 @@ def _packed_lookups_start(scratch, row, column, position, tables, table_offset, 
                           pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
                           pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell, goal_blank, neighbours,
                           colour):
-    for lookup in range(lookup_start.shape[0] - 1):
+    _packed_fill(scratch, row, column, position, lookup_start.shape[0] - 1, tables, table_offset, pattern_tiles,
+                 pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                 pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                 pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell, goal_blank, neighbours, colour)
+    return _combine(lookup_start, scratch, row, column)
+
+
+@inline_kernel
+def _packed_fill(scratch, row, column, position, n_lookups, tables, table_offset, pattern_tiles, pattern_k,
+                 pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                 pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                 pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell, goal_blank, neighbours, colour):
+    """Write into scratch[row] the values of the instances of the first `n_lookups` lookups,
+    from scratch (delta patterns by the walk down)."""
+    for lookup in range(n_lookups):
         for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
             stored = _packed_stored(
                 instance, lookup, position, position[0], tables, table_offset, pattern_tiles, pattern_k,
@@ -563,7 +577,6 @@ def _packed_lookups_start(scratch, row, column, position, tables, table_offset, 
                 region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift, pattern_entry_shift,
                 pattern_delta, goal_cell, goal_blank, neighbours, colour)
             scratch[row, column + instance] = stored + pattern_delta[instance_pattern[instance]] * (walked - stored)
-    return _combine(lookup_start, scratch, row, column)
 
 
 @inline_kernel
@@ -714,19 +727,10 @@ def _dual_packed_lookups_start(scratch, row, column, board, position, tables, ta
                                pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
                                region_of_cell, pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell,
                                goal_blank, neighbours, colour, first_dual, blank_home):
-    for lookup in range(first_dual[0]):
-        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-            stored = _packed_stored(
-                instance, lookup, position, position[0], tables, table_offset, pattern_tiles, pattern_k,
-                pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware,
-                pattern_region_start, region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
-                pattern_entry_shift)
-            walked = _walk_down(
-                instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
-                binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware, pattern_region_start,
-                region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift, pattern_entry_shift,
-                pattern_delta, goal_cell, goal_blank, neighbours, colour)
-            scratch[row, column + instance] = stored + pattern_delta[instance_pattern[instance]] * (walked - stored)
+    _packed_fill(scratch, row, column, position, first_dual[0], tables, table_offset, pattern_tiles, pattern_k,
+                 pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
+                 pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                 pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell, goal_blank, neighbours, colour)
     _dual_packed_refresh(scratch, row, column, board, board[blank_home[0]] == 0, tables, table_offset, pattern_tiles,
                          pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile,
                          lookup_cell, pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
