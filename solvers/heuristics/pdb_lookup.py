@@ -596,8 +596,23 @@ def _packed_lookups_child(scratch, row, column, tile, position, tables, table_of
                           region_of_cell, pattern_merge_shift, pattern_entry_shift, pattern_delta, blank):
     """`blank` is the blank's cell after the move (the cell the tile left: searches do not keep
     position[0] up to date)."""
+    _packed_update(scratch, row, column, tile, position, blank, affected.shape[0], tables, table_offset,
+                   pattern_tiles, pattern_k, pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell,
+                   affected, pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start,
+                   region_of_cell, pattern_merge_shift, pattern_entry_shift, pattern_delta)
+    return _combine(lookup_start, scratch, row + 1, column)
+
+
+@inline_kernel
+def _packed_update(scratch, row, column, tile, position, blank, n_lookups, tables, table_offset, pattern_tiles,
+                   pattern_k, pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, affected,
+                   pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                   pattern_merge_shift, pattern_entry_shift, pattern_delta):
+    """Copy the parent's instances into scratch[row + 1] and re-read those of the first
+    `n_lookups` lookups that the move of `tile` changes (delta patterns decoded from the parent's
+    value), the blank now on `blank`."""
     _copy_parent(scratch, row, column, instance_pattern.shape[0])
-    for lookup in range(affected.shape[0]):
+    for lookup in range(n_lookups):
         instance = affected[lookup, tile]
         if instance >= 0:
             stored = _packed_stored(
@@ -607,7 +622,6 @@ def _packed_lookups_child(scratch, row, column, tile, position, tables, table_of
                 pattern_entry_shift)
             scratch[row + 1, column + instance] = _decoded(stored, scratch[row, column + instance],
                                                            pattern_delta[instance_pattern[instance]])
-    return _combine(lookup_start, scratch, row + 1, column)
 
 
 register_kind(PackedLookups, _packed_start, _packed_child)
@@ -756,17 +770,10 @@ def _dual_packed_lookups_child(scratch, row, column, tile, source, target, board
                                pattern_entry_shift, pattern_delta, first_dual, blank_home):
     """As _packed_lookups_child (the blank is on `source`), then the dual lookups as in
     _dual_plain_lookups_child."""
-    _copy_parent(scratch, row, column, instance_pattern.shape[0])
-    for lookup in range(first_dual[0]):
-        instance = affected[lookup, tile]
-        if instance >= 0:
-            stored = _packed_stored(
-                instance, lookup, position, source, tables, table_offset, pattern_tiles, pattern_k,
-                pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, pattern_zero_aware,
-                pattern_region_start, region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
-                pattern_entry_shift)
-            scratch[row + 1, column + instance] = _decoded(stored, scratch[row, column + instance],
-                                                           pattern_delta[instance_pattern[instance]])
+    _packed_update(scratch, row, column, tile, position, source, first_dual[0], tables, table_offset, pattern_tiles,
+                   pattern_k, pattern_factorial, binomials, instance_pattern, lookup_tile, lookup_cell, affected,
+                   pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
+                   pattern_merge_shift, pattern_entry_shift, pattern_delta)
     home = blank_home[0]
     if source == home or target == home:
         _dual_packed_refresh(scratch, row + 1, column, board, source == home, tables, table_offset, pattern_tiles,
