@@ -34,15 +34,17 @@ from solvers.errors import InputError
 from solvers.heuristics import Heuristic, from_recipe
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
+from solvers.search.depth_first import uses_bpmx
 from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.result import SOLVED, SearchResult, checked_start
 from solvers.solve import solve
 
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
-    "iterations", "algorithm", "heuristic", "tables", "prune", "full_last_iteration",
+    "iterations", "algorithm", "heuristic", "tables", "prune", "full_last_iteration", "bpmx", "bpmx_raises",
+    "bpmx_cutoffs",
 ]
-SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", "prune", "full_last_iteration")
+SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", "prune", "full_last_iteration", "bpmx")
 FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
 
 
@@ -76,14 +78,16 @@ class BatchSummary:
 
 def run_settings(algorithm: str, heuristic: Heuristic, search: dict) -> dict:
     """What every row of a batch records of how it was solved: the algorithm, the heuristic's
-    name, each table file's name and SHA-256, and for IDA* the move pruning and whether the
-    last iteration was completed (`search`, solve's keywords; empty for A*). A resumed run must
-    use the same."""
+    name, each table file's name and SHA-256, for IDA* the move pruning and whether the last
+    iteration was completed, and for IDA* and A* whether BPMX was applied (`search`, solve's
+    keywords). A resumed run must use the same."""
     tables = ";".join(f"{Path(path).name}={checksum}" for path, checksum in heuristic.provenance)
     settings = {"algorithm": algorithm, "heuristic": heuristic.name, "tables": tables, "prune": "",
-                "full_last_iteration": ""}
+                "full_last_iteration": "", "bpmx": ""}
     if algorithm == "ida":
         settings.update(prune=search["prune"], full_last_iteration="yes" if search["full_last_iteration"] else "no")
+    if algorithm in ("ida", "astar"):
+        settings.update(bpmx="yes" if uses_bpmx(heuristic, search.get("bpmx")) else "no")
     return settings
 
 
@@ -100,6 +104,8 @@ def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict
         "moves": result.moves or "",
         "iterations": " ".join(f"{i.bound}:{i.nodes_expanded}:{i.nodes_generated}" for i in result.iterations),
         **settings,
+        "bpmx_raises": result.bpmx_raises,
+        "bpmx_cutoffs": result.bpmx_cutoffs,
     }
 
 
@@ -163,7 +169,8 @@ def _described(settings: dict) -> str:
     tables = f" (tables {settings['tables']})" if settings["tables"] else ""
     ida = f", prune {settings['prune']}, full last iteration {settings['full_last_iteration']}" \
         if settings["prune"] else ""
-    return f"{settings['algorithm']} + {settings['heuristic']}{tables}{ida}"
+    bpmx = f", BPMX {settings['bpmx']}" if settings["bpmx"] else ""
+    return f"{settings['algorithm']} + {settings['heuristic']}{tables}{ida}{bpmx}"
 
 
 def solve_instance(puzzle: Puzzle, algorithm: str, heuristic: Heuristic, options: dict,
@@ -243,14 +250,16 @@ def solve_batch(
     time_limit: float | None = None,
     prune: str | None = None,
     full_last_iteration: bool = False,
+    bpmx: bool | None = None,
     progress: bool = False,
     report=print,
     client=None,
 ) -> BatchSummary:
     """Solve every instance not already finished in `out`, appending one verified row each.
 
-    `prune` (default DEFAULT_PRUNE) and `full_last_iteration` are IDA*'s (solvers/search/ida.py);
-    rows record them, and a file of rows solved with other settings is refused.
+    `prune` (default DEFAULT_PRUNE) and `full_last_iteration` are IDA*'s (solvers/search/ida.py),
+    `bpmx` IDA*'s and A*'s (None: where the heuristic may be inconsistent); rows record them,
+    and a file of rows solved with other settings is refused.
     The instances are solved by `jobs` forked workers, or, given a Dask `client` (see
     solvers/distributed.py), by the workers of its cluster; when a single IDA* instance is
     left, its tree is split over them instead (same length; the last iteration's counters
@@ -265,6 +274,10 @@ def solve_batch(
             options.update(prune=prune or DEFAULT_PRUNE, full_last_iteration=full_last_iteration)
         elif prune is not None or full_last_iteration:
             raise InputError(f"move pruning and the full last iteration apply to ida only, not to {algorithm}")
+        if algorithm in ("ida", "astar"):
+            options.update(bpmx=bpmx)
+        elif bpmx:
+            raise InputError(f"BPMX applies to ida and astar only, not to {algorithm}")
         return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, options, progress, report, client)
     except OSError as error:
         raise InputError(f"cannot write {out}: {error.strerror or error}") from None

@@ -95,21 +95,30 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
 
 
+BPMX_MODES = ("auto", "on", "off")
+
+
 def add_ida_options(parser: OneLineParser) -> None:
-    """--prune and --full-last-iteration, IDA*'s options, shared by the commands that run it."""
+    """--prune, --full-last-iteration and --bpmx, the search options shared by the commands that
+    run IDA* (and A*, for --bpmx)."""
     parser.add_argument("--prune", choices=PRUNE_MODES,
                         help="move strings ida never tries: none, parent (the move back) or fsm (Taylor & Korf's "
                         f"machine of duplicate move strings); default: {DEFAULT_PRUNE}")
     parser.add_argument("--full-last-iteration", action="store_true",
                         help="let ida complete its last iteration, so that its node counts do not depend on the "
                         "move order (the solution is still the first found)")
+    parser.add_argument("--bpmx", choices=BPMX_MODES, default="auto",
+                        help="bidirectional pathmax in ida and astar: a child's h raises its parent's and cuts it "
+                        "off early; auto (the default) applies it where the heuristic may be inconsistent (PDBs "
+                        "that take the minimum over the blank, dual lookups, your own functions)")
 
 
 def ida_options(args) -> dict:
-    """solve's keywords for --prune and --full-last-iteration (none given: {}, so that other
-    algorithms accept them)."""
+    """solve's keywords for --prune, --full-last-iteration and --bpmx (none given: {}, so that
+    other algorithms accept them)."""
     return {**({} if args.prune is None else {"prune": args.prune}),
-            **({"full_last_iteration": True} if args.full_last_iteration else {})}
+            **({"full_last_iteration": True} if args.full_last_iteration else {}),
+            **({} if args.bpmx == "auto" else {"bpmx": args.bpmx == "on"})}
 
 
 def solve_puzzle_main(argv: list[str] | None = None) -> int:
@@ -170,6 +179,9 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     how = f" (move pruning {searched['prune']}{', last iteration completed' if searched['full_last_iteration'] else ''})" \
         if searched else ""
     lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{how}")
+    if result.bpmx:
+        cutoffs = f", {count(result.bpmx_cutoffs, 'parent')} cut off" if result.algorithm != "astar" else ""
+        lines.append(f"bpmx       {count(result.bpmx_raises, 'parent')} raised{cutoffs}")
     lines.append(f"time       {result.seconds:.3f} s")
     if show_boards and result.status == SOLVED:
         for step, state in enumerate(puzzle.states_along(start, result.moves)):

@@ -268,7 +268,7 @@ def full_iteration(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, boun
     board = np.array(start, dtype=np.uint8)
     outcome = heuristic.kernel(_bounded_pass)(board, bound, 0, puzzle.neighbours, never_goal(puzzle), heuristic.leaves,
                                               heuristic.n_columns, np.zeros(bound + 1, dtype=np.int8),
-                                              np.zeros(1, dtype=np.uint8), automaton(prune), 0)
+                                              np.zeros(1, dtype=np.uint8), automaton(prune), 0, False)
     return int(outcome[3]), int(outcome[4])
 
 
@@ -287,6 +287,7 @@ class Comparison:
     instance_rows: list[dict]  # one per (heuristic, instance)
     prune: str = DEFAULT_PRUNE  # IDA*'s move pruning
     full_last_iteration: bool = False  # whether IDA*'s counters include its whole last iteration
+    bpmx: bool | None = None  # IDA*'s BPMX option (None: where a heuristic may be inconsistent)
 
     @property
     def node_counts(self) -> str:
@@ -311,14 +312,16 @@ def compare(
     progress: bool = False,
     prune: str = DEFAULT_PRUNE,
     full_last_iteration: bool = False,
+    bpmx: bool | None = None,
 ) -> Comparison:
     """Measure every heuristic on `states` and, given instances, solve each with IDA*.
 
     `exact` (default: when the board has at most 9 cells) adds the exact distance of every
     state. For each solved instance the row holds IDA*'s length beside the known one
     (`mismatches` lists those that differ), nodes and seconds (IDA* with move pruning `prune`,
-    its last iteration completed if `full_last_iteration`), and for its last iteration
-    (bound = optimal length, completed without stopping at the goal) the measured and the
+    its last iteration completed if `full_last_iteration`, BPMX as `bpmx` says: see
+    solvers/search/ida.py), and for its last iteration (bound = optimal length, completed
+    without stopping at the goal, without BPMX: what KRE predicts) the measured and the
     KRE-predicted nodes expanded.
     """
     if exact is None:
@@ -333,16 +336,19 @@ def compare(
         if instances:
             ida_star(puzzle, instances[0].start, heuristic, node_limit=1)  # compile before timing
         for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
-            result = ida_star(puzzle, instance.start, heuristic, prune=prune, full_last_iteration=full_last_iteration)
+            result = ida_star(puzzle, instance.start, heuristic, prune=prune, full_last_iteration=full_last_iteration,
+                              bpmx=bpmx)
             row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
                    "length": result.length, "known_length": instance.optimal, "initial_h": result.initial_h,
                    "nodes_expanded": result.nodes_expanded, "nodes_generated": result.nodes_generated,
                    "seconds": round(result.seconds, 6),
-                   "nodes_per_second": round(result.nodes_generated / max(result.seconds, 1e-9))}
+                   "nodes_per_second": round(result.nodes_generated / max(result.seconds, 1e-9)),
+                   "bpmx": "yes" if result.bpmx else "no", "bpmx_cutoffs": result.bpmx_cutoffs}
             if result.length is not None:
-                last = result.iterations[-1].nodes_expanded if full_last_iteration and result.iterations \
+                completed = full_last_iteration and not result.bpmx and result.iterations
+                last = result.iterations[-1].nodes_expanded if completed \
                     else full_iteration(puzzle, instance.start, heuristic, result.length, prune)[0]
                 predicted = kre_prediction(puzzle, instance.start, distribution, result.length, prune)
                 row.update(last_iteration_expanded=last, predicted_last_iteration=round(predicted, 1))
             rows.append(row)
-    return Comparison(puzzle, states, distances, measures, values, rows, prune, full_last_iteration)
+    return Comparison(puzzle, states, distances, measures, values, rows, prune, full_last_iteration, bpmx)

@@ -74,6 +74,7 @@ def write_report(comparison: Comparison, folder: str | Path, meta: dict, *, forc
     meta = {**meta, "board": comparison.puzzle.board, "goal": comparison.puzzle.goal.tolist(),
             "states": len(comparison.states), "instances": len({r["instance"] for r in comparison.instance_rows}),
             "prune": comparison.prune, "full_last_iteration": comparison.full_last_iteration,
+            "bpmx": {None: "auto", True: "on", False: "off"}[comparison.bpmx],
             "node_counts": comparison.node_counts, "date": time.strftime("%Y-%m-%d %H:%M:%S")}
     written.append(_write_text(folder / "summary.md", _markdown(summary, meta)))
     written.append(_write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n"))

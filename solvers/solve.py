@@ -33,13 +33,16 @@ def solve(
     client=None,
     prune: str | None = None,
     full_last_iteration: bool = False,
+    bpmx: bool | None = None,
 ) -> SearchResult:
     """Solve `start` with the named algorithm; the result's solution has been replayed and checked.
 
     `heuristic` (a spec such as "manhattan" or "pdb:FILE+reflect", see solvers/heuristics/spec.py, or
     a Heuristic) is used by ida and astar only. `prune` (none, parent or fsm; default
     DEFAULT_PRUNE) and `full_last_iteration` (complete the last iteration, for counters that do
-    not depend on the move order) apply to ida only: see solvers/search/ida.py.
+    not depend on the move order) apply to ida only: see solvers/search/ida.py. `bpmx`
+    (bidirectional pathmax: True, False, or None for where the heuristic may be inconsistent)
+    applies to ida and astar.
     `node_limit` caps nodes expanded (ida, iddfs, dfs) or stored (astar, bfs); the defaults
     are each search's own. `time_limit` (seconds) applies to ida, iddfs and dfs,
     `depth_limit` to dfs. `threads` > 1 runs ida on that many threads (parallel_ida.py; no
@@ -59,8 +62,10 @@ def solve(
     if algorithm != "ida" and (prune is not None or full_last_iteration):
         raise InputError(f"move pruning and the full last iteration apply to ida only, not to {algorithm}")
     start = checked_start(puzzle, start, heuristic if algorithm in INFORMED else None)
+    if algorithm not in INFORMED and bpmx:
+        raise InputError(f"BPMX applies to ida and astar only, not to {algorithm}")
     limits = {} if node_limit is None else {"node_limit": node_limit}
-    ida_options = {"prune": prune or DEFAULT_PRUNE, "full_last_iteration": full_last_iteration}
+    ida_options = {"prune": prune or DEFAULT_PRUNE, "full_last_iteration": full_last_iteration, "bpmx": bpmx}
     if algorithm == "ida" and (threads > 1 or client is not None):
         if node_limit is not None:
             raise InputError("a node limit is not supported with parallel search; use --time-limit")
@@ -69,7 +74,7 @@ def solve(
     if algorithm == "ida":
         return ida_star(puzzle, start, heuristic, time_limit=time_limit, **ida_options, **limits)
     if algorithm == "astar":
-        return astar(puzzle, start, heuristic, **({} if node_limit is None else {"max_nodes": node_limit}))
+        return astar(puzzle, start, heuristic, bpmx=bpmx, **({} if node_limit is None else {"max_nodes": node_limit}))
     if algorithm == "bfs":
         return bfs(puzzle, start, **({} if node_limit is None else {"max_nodes": node_limit}))
     if algorithm == "iddfs":

@@ -32,10 +32,12 @@ def default_forbidden() -> tuple[str, ...]:
     return forbidden_strings(PRUNE_LENGTHS[DEFAULT_PRUNE])
 
 
-def assert_ida_matches_naive(puzzle, heuristic, states, goal: tuple) -> None:
-    """IDA* with `heuristic` from each of `states` finds the exact length and the same passes and
-    counters as a naive IDA* that evaluates h on every node from scratch (the kernels evaluate
-    children incrementally), both with the default move pruning."""
+def assert_ida_matches_naive(puzzle, heuristic, states, goal: tuple, **options) -> None:
+    """IDA* with `heuristic` (and solve's `options`) from each of `states` finds the exact length
+    and the same passes and counters as a naive IDA* that evaluates h on every node from
+    scratch (the kernels evaluate children incrementally), both with the default move pruning,
+    and both with BPMX where the search applied it (with the same counts of its raises and
+    cutoffs)."""
     import numpy as np
 
     from solvers.solve import solve
@@ -43,8 +45,12 @@ def assert_ida_matches_naive(puzzle, heuristic, states, goal: tuple) -> None:
 
     exact = distances(puzzle.rows, puzzle.cols, goal)
     for state in states:
-        result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)
+        result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic, **options)
+        fired = []
         length, passes = ida_star_counts(state, goal, puzzle.rows, puzzle.cols,
-                                         lambda s: heuristic(np.array(s, dtype=np.uint8)), forbidden=default_forbidden())
+                                         lambda s: heuristic(np.array(s, dtype=np.uint8)), forbidden=default_forbidden(),
+                                         complete=options.get("full_last_iteration", False), bpmx=result.bpmx,
+                                         bpmx_counts=fired)
         assert result.length == length == exact[state], state
         assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes, state
+        assert [result.bpmx_raises, result.bpmx_cutoffs] == (fired or [0, 0]), state

@@ -82,7 +82,8 @@ PARENT_PRUNING = ("UD", "DU", "LR", "RL")
 
 
 def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h, *, forbidden=PARENT_PRUNING,
-                    complete: bool = False, order: str = "UDLR") -> tuple[int, list[tuple]]:
+                    complete: bool = False, order: str = "UDLR", bpmx: bool = False,
+                    bpmx_counts: list | None = None) -> tuple[int, list[tuple]]:
     """Plain recursive IDA*: (solution length, [(bound, expanded, generated) per iteration]).
 
     Children are generated with the blank moving in `order` (a permutation of "UDLR"), skipping
@@ -90,16 +91,33 @@ def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h, *, forbi
     the move back to the parent); a node counts as expanded when its children are generated,
     and every child counts as generated, including those cut off by the bound. With `complete`
     the iteration that finds the goal goes on to its end, expanding goals like any node.
+
+    With `bpmx` (bidirectional pathmax, by its definition): a node's value is passed down as
+    value - 1 where it beats the child's own h, and a child's value - 1 (as generated, or as
+    its subtree left it) raises the node's; a node whose raised f exceeds the bound returns at
+    once, offering that f as the next bound. `bpmx_counts`, if given, receives [raises, cutoffs].
     """
     steps = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
     forbidden = set(forbidden)
     lengths = sorted({len(word) for word in forbidden})
+    fired = [0, 0]
 
-    def search(node, path, bound, counts):
+    def raised(value, g, by, bound):
+        """(the node's value after a child offered `by`, whether the node is now cut off)."""
+        if not bpmx or by - 1 <= value:
+            return value, False
+        fired[0] += 1
+        cut = g + by - 1 > bound
+        fired[1] += cut
+        return by - 1, cut
+
+    def search(node, path, value, bound, counts):
+        """(goal depth or None, smallest f above the bound, the node's final value)."""
         counts[0] += 1
         found, best_cut = None, None
         blank = node.index(0)
         r, c = divmod(blank, cols)
+        g = len(path)
         for letter in order:
             moved = path + letter
             if any(moved[-k:] in forbidden for k in lengths if k <= len(moved)):
@@ -111,22 +129,29 @@ def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h, *, forbi
             cells[blank], cells[nr * cols + nc] = cells[nr * cols + nc], 0
             child = tuple(cells)
             counts[1] += 1
-            f = len(moved) + h(child)
+            child_value = max(h(child), value - 1) if bpmx else h(child)
+            value, cut_off = raised(value, g, child_value, bound)
+            if cut_off:
+                return found, g + value if best_cut is None else min(best_cut, g + value), value
+            f = len(moved) + child_value
             if f > bound:
                 best_cut = f if best_cut is None else min(best_cut, f)
                 continue
             if child == goal and found is None:
                 found = len(moved)
                 if not complete:
-                    return found, best_cut
-            deeper, cut = search(child, moved, bound, counts)
+                    return found, best_cut, value
+            deeper, cut, child_value = search(child, moved, child_value, bound, counts)
             if deeper is not None and found is None:
                 found = deeper
                 if not complete:
-                    return found, cut
+                    return found, cut, value
             if cut is not None:
                 best_cut = cut if best_cut is None else min(best_cut, cut)
-        return found, best_cut
+            value, cut_off = raised(value, g, child_value, bound)
+            if cut_off:
+                return found, g + value if best_cut is None else min(best_cut, g + value), value
+        return found, best_cut, value
 
     if state == goal:
         return 0, []
@@ -134,9 +159,11 @@ def ida_star_counts(state: tuple, goal: tuple, rows: int, cols: int, h, *, forbi
     passes = []
     while True:
         counts = [0, 0]
-        found, cut = search(state, "", bound, counts)
+        found, cut, _ = search(state, "", h(state), bound, counts)
         passes.append((bound, counts[0], counts[1]))
         if found is not None:
+            if bpmx_counts is not None:
+                bpmx_counts[:] = fired
             return found, passes
         bound = cut
 

@@ -45,6 +45,11 @@ class Heuristic:
         return compiled if all(t.cacheable for t in self.terms) else uncached(compiled)
 
     @property
+    def consistent(self) -> bool:
+        """Whether h is known to change by at most one per move (every term is)."""
+        return all(t.consistent for t in self.terms)
+
+    @property
     def provenance(self) -> tuple[tuple[str, str], ...]:
         """(file, checksum) of every table the heuristic reads."""
         return tuple(dict.fromkeys(p for t in self.terms for p in t.provenance))

@@ -32,7 +32,7 @@ class LinearConflict(NamedTuple):
 def term(puzzle: Puzzle) -> Term:
     """Linear conflict on `puzzle`."""
     data = LinearConflict(cost_table(puzzle, "manhattan"), puzzle.goal_cell, puzzle.rows, puzzle.cols)
-    return Term(puzzle, "linear-conflict", "linear-conflict", data, 1, evaluated_last=True)
+    return Term(puzzle, "linear-conflict", "linear-conflict", data, 1, evaluated_last=True, consistent=True)
 
 
 @inline_kernel

@@ -211,7 +211,16 @@ def _term(puzzle, databases, lookups, name, spec) -> PdbTerm:
     data = _lookup_data(puzzle, databases, lookups)
     provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
     return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern), provenance,
-                   databases=databases, lookups=lookups)
+                   consistent=_consistent(databases, lookups), databases=databases, lookups=lookups)
+
+
+def _consistent(databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...]) -> bool:
+    """Whether the lookups change by at most one per move: exact zero-aware entries do (a move
+    changes one pattern's entry by exactly one, or none), and so do their sums and maxima; the
+    minimum over the blank's regions (plain tables, min:K) does not (tests/test_pdb_tables.py),
+    nor does a dual lookup, which is 0 until the blank reaches its goal cell."""
+    return all(d.table_kind == ZERO_AWARE and d.compression.merge_shift == 0 for d in databases) and not any(
+        lk.view in (DUAL, DUAL_REFLECTED) for lk in lookups)
 
 
 def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...]) -> PdbLookups:

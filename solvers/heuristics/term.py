@@ -18,7 +18,9 @@ class Term:
     `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
     inlined kernel, when others followed it, made numba's code for max(...) up to 3x slower
     (measured on Korf's instances); last, it costs what it costs alone. A kind that can merge
-    several of its terms into one (PDB lookups) subclasses Term.
+    several of its terms into one (PDB lookups) subclasses Term. `consistent` says that h
+    changes by at most one per move (searches apply BPMX by default where a term is not known
+    to be: solvers/search/depth_first.py).
     """
 
     puzzle: Puzzle
@@ -29,3 +31,4 @@ class Term:
     provenance: tuple[tuple[str, str], ...] = field(default=())
     cacheable: bool = True  # False where numba cannot cache a kernel compiled for the data
     evaluated_last: bool = False
+    consistent: bool = False

@@ -43,7 +43,7 @@ def cost_table(puzzle: Puzzle, name: str) -> np.ndarray:
 
 def term(puzzle: Puzzle, name: str) -> Term:
     """The term of `name` (zero, hamming or manhattan) on `puzzle`."""
-    return Term(puzzle, name, name, TileCost(cost_table(puzzle, name)), 1)
+    return Term(puzzle, name, name, TileCost(cost_table(puzzle, name)), 1, consistent=True)
 
 
 @inline_kernel

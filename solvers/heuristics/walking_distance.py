@@ -64,7 +64,8 @@ class Part(NamedTuple):
 
 def term(puzzle: Puzzle) -> Term:
     """Walking distance on `puzzle` (tables built on the first call for this board and goal)."""
-    return Term(puzzle, "walking-distance", "walking-distance", _data(puzzle.rows, puzzle.cols, puzzle.goal.tobytes()), 2)
+    return Term(puzzle, "walking-distance", "walking-distance", _data(puzzle.rows, puzzle.cols, puzzle.goal.tobytes()), 2,
+                consistent=True)
 
 
 @functools.cache

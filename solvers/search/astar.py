@@ -20,7 +20,9 @@ from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, _is_goal
+from solvers.search.depth_first import (
+    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, _is_goal, uses_bpmx,
+)
 from solvers.search.interrupt import interruptible
 from solvers.search.node_store import (
     NO_PARENT,
@@ -85,11 +87,13 @@ def _heap_pop(keys, nodes, size):
 
 
 @kernel
-def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop):
+def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
     """A* from `start`; stores at most `max_nodes` nodes; setting stop[0] (from another thread)
-    ends it within STOP_CHECK_INTERVAL expansions.
+    ends it within STOP_CHECK_INTERVAL expansions. With `bpmx`, a node's children are
+    evaluated before any is stored: the node's h is raised to the largest child h - 1, and every
+    child's h to at least the node's (raised) h - 1 (bidirectional pathmax, one level).
 
-    Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
+    Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored, bpmx_raises).
     """
     capacity = INITIAL_CAPACITY
     codes = np.empty(capacity, dtype=np.uint64)
@@ -114,6 +118,9 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop):
     heap_size = 1
     expanded = 0
     generated = 0
+    raises = 0
+    child_codes = np.empty(N_DIRECTIONS, dtype=np.uint64)
+    child_h = np.empty(N_DIRECTIONS, dtype=np.int64)
     while heap_size > 0:
         key, node = _heap_pop(heap_keys, heap_nodes, heap_size)
         heap_size -= 1
@@ -122,13 +129,16 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop):
             continue
         blank = _unpack(codes[node], board)
         if _is_goal(board, goal):
-            return FOUND, _path_moves(parent, move, node), expanded, generated, n_nodes
+            return FOUND, _path_moves(parent, move, node), expanded, generated, n_nodes, raises
         closed[node] = True
         expanded += 1
         if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
-            return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+            return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
+        node_h = (key >> G_BITS) - node_g
         h_start(leaves, board, position, scratch, 0)
+        n_children = 0
         for direction in range(N_DIRECTIONS):
+            child_h[direction] = -1  # no child that way
             if parent[node] != NO_PARENT and direction == move[node] ^ 1:
                 continue
             target = neighbours[blank, direction]
@@ -138,11 +148,22 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop):
             board[blank] = tile
             board[target] = 0
             position[tile] = blank
-            child_h = h_child(leaves, board, position, scratch, 0, tile, target, blank)
-            code = _pack(board)
+            child_h[direction] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
+            child_codes[direction] = _pack(board)
             board[target] = tile
             board[blank] = 0
             position[tile] = target
+            n_children += 1
+        if bpmx:
+            for direction in range(N_DIRECTIONS):
+                if child_h[direction] - 1 > node_h:
+                    node_h = child_h[direction] - 1
+                    raises += 1
+        for direction in range(N_DIRECTIONS):
+            if child_h[direction] < 0:
+                continue
+            code = child_codes[direction]
+            h = max(child_h[direction], node_h - 1) if bpmx else child_h[direction]
             generated += 1
             child_g = node_g + 1
             if code in index:
@@ -152,7 +173,7 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop):
                 closed[child] = False
             else:
                 if n_nodes >= max_nodes:
-                    return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+                    return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
                 if n_nodes == capacity:
                     capacity *= 2
                     codes, parent, move = _grown_store(codes, parent, move, capacity)
@@ -169,9 +190,9 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop):
             if heap_size == heap_keys.shape[0]:
                 heap_keys = _grown(heap_keys, 2 * heap_size)
                 heap_nodes = _grown(heap_nodes, 2 * heap_size)
-            _heap_push(heap_keys, heap_nodes, heap_size, ((child_g + child_h) << G_BITS) | (G_MASK - child_g), child)
+            _heap_push(heap_keys, heap_nodes, heap_size, ((child_g + h) << G_BITS) | (G_MASK - child_g), child)
             heap_size += 1
-    return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
+    return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
 
 
 def astar(
@@ -180,11 +201,14 @@ def astar(
     heuristic: Heuristic,
     *,
     max_nodes: int = DEFAULT_MAX_NODES,
+    bpmx: bool | None = None,
 ) -> SearchResult:
     """Shortest solution from `start` by A* with `heuristic`, replayed and checked.
 
     A* stores every node it reaches: boards of at most 16 cells are accepted, and the search
     gives up (status GAVE_UP) once `max_nodes` nodes are stored (about 100 bytes each).
+    `bpmx` applies one level of bidirectional pathmax at each expansion (None: where the
+    heuristic may be inconsistent, as for IDA*); the result counts the raised parents.
     """
     check_packable(puzzle, "A*")
     start = checked_start(puzzle, start, heuristic)
@@ -192,12 +216,13 @@ def astar(
         return unsolvable_result("astar", heuristic.name)
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
+    applies_bpmx = uses_bpmx(heuristic, bpmx)
     kernel = heuristic.kernel(_astar)
-    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop)
+    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx)
     kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
     initial_h = heuristic(board)
     began = time.perf_counter()
-    outcome, moves, expanded, generated, stored = interruptible(kernel, (board, max_nodes, *fixed), stop)
+    outcome, moves, expanded, generated, stored, raises = interruptible(kernel, (board, max_nodes, *fixed), stop)
     result = search_result(
         "astar",
         heuristic.name,
@@ -208,5 +233,6 @@ def astar(
         seconds=time.perf_counter() - began,
         initial_h=initial_h,
         reason=f"node limit of {max_nodes:,} stored nodes reached",
+        bpmx=(applies_bpmx, raises, 0),
     )
     return verified(puzzle, start, result)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,7 +39,8 @@ N_DIRECTIONS = 4
 
 
 @kernel
-def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns, moves, stop, transitions, root_state):
+def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns, moves, stop, transitions, root_state,
+                  bpmx):
     """Depth-first pass with f <= bound from `board` (restored on EXHAUSTED).
 
     `leaves` and `n_columns` are a Heuristic's (solvers/heuristics); the pass allocates its
@@ -47,8 +49,14 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     (move_pruning.py) and `root_state` its state at the root (0, or the state of the path to
     the root when the root is inside a larger tree). `node_limit` caps nodes expanded (0 = no
     cap); setting stop[0] (from another thread) ends the pass within STOP_CHECK_INTERVAL
-    expansions. Returns (outcome, length, next_bound, nodes_expanded, nodes_generated), where
-    next_bound is the smallest f above `bound` that was cut off (NO_BOUND if none).
+    expansions. With `bpmx` (Felner et al.'s bidirectional pathmax, one level), a child's h is
+    at least its parent's h - 1, a child whose h exceeds its parent's by more than one raises
+    the parent's h to the child's h - 1 (on generation, and again when the child's subtree has
+    been searched and may have raised it), and a parent whose raised f exceeds the bound is
+    left at once; its f offers the next bound. Both rules keep h admissible on a graph of unit
+    edges, and neither changes anything with a consistent heuristic. Returns (outcome, length,
+    next_bound, nodes_expanded, nodes_generated, bpmx_raises, bpmx_cutoffs), where next_bound
+    is the smallest f above `bound` that was cut off (NO_BOUND if none).
     """
     capacity = bound + 2
     next_move = np.zeros(capacity, dtype=np.int8)
@@ -58,19 +66,22 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     state[0] = current
     scratch = np.zeros((capacity, n_columns), dtype=np.int64)
     position = np.zeros(board.shape[0], dtype=np.int64)
+    h_of = np.zeros(capacity, dtype=np.int64)  # h at each depth of the path, raised by BPMX
     blank = 0
     while board[blank] != 0:
         blank += 1
-    h_start(leaves, board, position, scratch, 0)
+    h_of[0] = h_start(leaves, board, position, scratch, 0)
     next_bound = NO_BOUND
     expanded = 1
     generated = 0
+    raises = 0
+    cutoffs = 0
     depth = 0
     while True:
         move = next_move[depth]
         if move == N_DIRECTIONS:
             if depth == 0:
-                return EXHAUSTED, 0, next_bound, expanded, generated
+                return EXHAUSTED, 0, next_bound, expanded, generated, raises, cutoffs
             depth -= 1
             current = state[depth]
             back = neighbours[blank, moves[depth] ^ 1]
@@ -79,6 +90,13 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             board[back] = 0
             position[tile] = blank
             blank = back
+            if bpmx and h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
+                h_of[depth] = h_of[depth + 1] - 1
+                raises += 1
+                if depth + h_of[depth] > bound:
+                    next_bound = min(next_bound, depth + h_of[depth])
+                    next_move[depth] = N_DIRECTIONS
+                    cutoffs += 1
             continue
         next_move[depth] = move + 1
         following = offsets[np.uintp(current + move)]
@@ -93,6 +111,20 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         position[tile] = blank
         h = h_child(leaves, board, position, scratch, depth, tile, target, blank)
         generated += 1
+        if bpmx:
+            if h < h_of[depth] - 1:
+                h = h_of[depth] - 1
+            elif h - 1 > h_of[depth]:
+                h_of[depth] = h - 1
+                raises += 1
+                if depth + h_of[depth] > bound:  # the parent is cut off: leave it
+                    next_bound = min(next_bound, depth + h_of[depth])
+                    next_move[depth] = N_DIRECTIONS
+                    cutoffs += 1
+                    board[target] = tile
+                    board[blank] = 0
+                    position[tile] = target
+                    continue
         f = depth + 1 + h
         if f > bound:
             if f < next_bound:
@@ -106,10 +138,11 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         depth += 1
         state[depth] = following
         current = following
+        h_of[depth] = h
         if h == 0 and _is_goal(board, goal):
-            return FOUND, depth, next_bound, expanded, generated
+            return FOUND, depth, next_bound, expanded, generated, raises, cutoffs
         if (node_limit > 0 and expanded >= node_limit) or (expanded % STOP_CHECK_INTERVAL == 0 and stop[0]):
-            return LIMIT_REACHED, 0, next_bound, expanded, generated
+            return LIMIT_REACHED, 0, next_bound, expanded, generated, raises, cutoffs
         next_move[depth] = 0
         expanded += 1
 
@@ -140,7 +173,14 @@ def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic) -> None:
     goal = puzzle.goal.copy()
     heuristic(goal)
     heuristic.kernel(_bounded_pass)(goal, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
-                                    np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), automaton("none"), 0)
+                                    np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), automaton("none"), 0,
+                                    False)
+
+
+def uses_bpmx(heuristic: Heuristic, bpmx: bool | None) -> bool:
+    """Whether a search with the `bpmx` option (None: automatic) applies BPMX: automatically
+    where the heuristic may be inconsistent (BPMX never fires with a consistent one)."""
+    return not heuristic.consistent if bpmx is None else bool(bpmx)
 
 
 def never_goal(puzzle: Puzzle) -> np.ndarray:
@@ -148,29 +188,49 @@ def never_goal(puzzle: Puzzle) -> np.ndarray:
     return np.full(puzzle.n_cells, puzzle.n_cells, dtype=np.uint8)
 
 
-def run_pass(puzzle: Puzzle, heuristic: Heuristic, start: np.ndarray, bound: int, node_limit: int, stop: np.ndarray,
-             transitions: np.ndarray, root_state: int, complete: bool) -> tuple[int, np.ndarray, int, int, int]:
-    """One pass of the kernel from `start` (not changed): (outcome, solution moves, next bound,
-    expanded, generated), the moves empty unless FOUND.
+class Pass(NamedTuple):
+    """What one bounded pass found and counted (the moves empty unless FOUND)."""
 
-    With `complete`, a pass that finds the goal is run again to its end with `never_goal`, so
-    that its counters include every node with f <= bound, goals expanded like any node: the
-    result holds the first pass's moves (the first solution in move order) and the second's
-    counters and next bound, or LIMIT_REACHED if `node_limit` or `stop` ends the second.
+    outcome: int
+    moves: np.ndarray
+    next_bound: int
+    nodes_expanded: int
+    nodes_generated: int
+    bpmx_raises: int
+    bpmx_cutoffs: int
+
+
+class PassOptions(NamedTuple):
+    """How a pass searches: the move-pruning automaton's transitions and its state at the root,
+    BPMX on or off, and whether a pass that finds the goal is completed."""
+
+    transitions: np.ndarray
+    root_state: int = 0
+    bpmx: bool = False
+    complete: bool = False
+
+
+def run_pass(puzzle: Puzzle, heuristic: Heuristic, start: np.ndarray, bound: int, node_limit: int, stop: np.ndarray,
+             options: PassOptions) -> Pass:
+    """One pass of the kernel from `start` (not changed).
+
+    With `options.complete`, a pass that finds the goal is run again to its end with
+    `never_goal`, so that its counters include every node with f <= bound, goals expanded like
+    any node: the result holds the first pass's moves (the first solution in move order) and
+    the second's counters and next bound, or LIMIT_REACHED if `node_limit` or `stop` ends the
+    second.
     """
     bounded_pass = heuristic.kernel(_bounded_pass)
-    shared = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns)
+    search = (options.transitions, options.root_state, options.bpmx)
     moves = np.zeros(bound + 1, dtype=np.int8)
-    outcome, length, next_bound, expanded, generated = bounded_pass(
-        start.copy(), bound, node_limit, *shared, moves, stop, transitions, root_state
-    )
-    if complete and outcome == FOUND:
-        shared = (puzzle.neighbours, never_goal(puzzle), heuristic.leaves, heuristic.n_columns)
-        rerun, _, next_bound, expanded, generated = bounded_pass(
-            start.copy(), bound, node_limit, *shared, np.zeros(bound + 1, dtype=np.int8), stop, transitions, root_state
-        )
+    outcome, length, *counters = bounded_pass(start.copy(), bound, node_limit, puzzle.neighbours, puzzle.goal,
+                                              heuristic.leaves, heuristic.n_columns, moves, stop, *search)
+    if options.complete and outcome == FOUND:
+        rerun, _, *counters = bounded_pass(start.copy(), bound, node_limit, puzzle.neighbours, never_goal(puzzle),
+                                           heuristic.leaves, heuristic.n_columns, np.zeros(bound + 1, dtype=np.int8),
+                                           stop, *search)
         outcome = FOUND if rerun == EXHAUSTED else LIMIT_REACHED
-    return outcome, moves[:length] if outcome == FOUND else moves[:0], next_bound, expanded, generated
+    return Pass(outcome, moves[:length] if outcome == FOUND else moves[:0], *(int(c) for c in counters))
 
 
 def start_timer(stop: np.ndarray, time_limit: float | None, then=None) -> threading.Timer | None:
@@ -198,6 +258,7 @@ def deepening_search(
     *,
     prune: str,
     full_last_iteration: bool = False,
+    bpmx: bool | None = False,
     only_bound: int | None = None,
     node_limit: int = 0,
     time_limit: float | None = None,
@@ -206,50 +267,49 @@ def deepening_search(
 
     `prune` names the move-pruning automaton (move_pruning.PRUNE_MODES). With
     `full_last_iteration` the pass that finds the goal is completed (`run_pass`): its counters
-    do not depend on the move order; a limit that ends it gives up. With `only_bound`, run the
-    single pass with that bound (depth-limited search; the solution, if any, is not
-    necessarily shortest). `node_limit` caps nodes expanded over all
-    passes and `time_limit` caps seconds; either ends the search with status GAVE_UP.
-    Ctrl-C stops the kernel within a fraction of a second and raises KeyboardInterrupt.
-    The caller has checked that the goal is reachable. The reported seconds are the search's:
-    the kernels are compiled (or loaded from numba's cache) before the clock starts.
+    do not depend on the move order (unless BPMX fires: it cuts parents after some of their
+    children); a limit that ends it gives up. `bpmx` applies BPMX (`_bounded_pass`; None:
+    where the heuristic may be inconsistent, `uses_bpmx`). With `only_bound`, run the single
+    pass with that bound (depth-limited search; the solution, if any, is not necessarily
+    shortest). `node_limit` caps nodes expanded over all passes and `time_limit` caps seconds;
+    either ends the search with status GAVE_UP. Ctrl-C stops the kernel within a fraction of a
+    second and raises KeyboardInterrupt. The caller has checked that the goal is reachable.
+    The reported seconds are the search's: the kernels are compiled (or loaded from numba's
+    cache) before the clock starts.
     """
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
-    transitions = automaton(prune)
+    options = PassOptions(automaton(prune), 0, uses_bpmx(heuristic, bpmx), full_last_iteration)
     warmed_up_pass(puzzle, heuristic)
     began = time.perf_counter()
     initial_h = heuristic(board)
     timer = start_timer(stop, time_limit)
     bound = initial_h if only_bound is None else only_bound
     passes: list[Iteration] = []
-    expanded = generated = 0
+    totals = np.zeros(4, dtype=np.int64)  # expanded, generated, BPMX raises and cutoffs
     solution = "" if puzzle.is_goal(board) else None
     reason = ""
     while solution is None:
-        budget = node_limit - expanded if node_limit else 0
+        budget = node_limit - int(totals[0]) if node_limit else 0
         if node_limit and budget <= 0:
             reason = f"node limit of {node_limit:,} expanded nodes reached"
             break
-        outcome, moves, next_bound, n_exp, n_gen = interruptible(
-            run_pass, (puzzle, heuristic, board, bound, budget, stop, transitions, 0, full_last_iteration), stop
-        )
-        expanded += n_exp
-        generated += n_gen
-        passes.append(Iteration(bound, n_exp, n_gen))
-        if outcome == FOUND:
-            solution = moves_to_text(moves)
+        done = interruptible(run_pass, (puzzle, heuristic, board, bound, budget, stop, options), stop)
+        totals += done[3:]
+        passes.append(Iteration(bound, done.nodes_expanded, done.nodes_generated))
+        if done.outcome == FOUND:
+            solution = moves_to_text(done.moves)
             break
         if stop[0]:
             reason = f"time limit of {time_limit:g} s reached"
             break
-        if outcome == LIMIT_REACHED:
+        if done.outcome == LIMIT_REACHED:
             reason = f"node limit of {node_limit:,} expanded nodes reached"
             break
-        if only_bound is not None or next_bound == NO_BOUND:
+        if only_bound is not None or done.next_bound == NO_BOUND:
             reason = f"no solution within {bound} moves"
             break
-        bound = int(next_bound)
+        bound = done.next_bound
     if timer is not None:
         timer.cancel()
     return search_result(
@@ -257,10 +317,11 @@ def deepening_search(
         heuristic.name,
         solution,
         optimal=only_bound is None,
-        nodes_expanded=expanded,
-        nodes_generated=generated,
+        nodes_expanded=totals[0],
+        nodes_generated=totals[1],
         seconds=time.perf_counter() - began,
         initial_h=initial_h,
         reason=reason,
         iterations=tuple(passes),
+        bpmx=(options.bpmx, int(totals[2]), int(totals[3])),
     )

@@ -18,6 +18,7 @@ def ida_star(
     *,
     prune: str = DEFAULT_PRUNE,
     full_last_iteration: bool = False,
+    bpmx: bool | None = None,
     node_limit: int = 0,
     time_limit: float | None = None,
 ) -> SearchResult:
@@ -26,15 +27,17 @@ def ida_star(
     `prune` names the move strings never tried (solvers/search/move_pruning.py: none, parent
     or fsm). With `full_last_iteration` the last iteration is completed: every node with
     f <= the optimal length is expanded and counted, so the counters do not depend on the
-    move order; the solution is still the first found. Returns status UNSOLVABLE without
-    searching when the goal cannot be reached, and GAVE_UP when `node_limit` (nodes
-    expanded, 0 = none) or `time_limit` (seconds) ends the search first.
+    move order; the solution is still the first found. `bpmx` applies bidirectional pathmax
+    (None: where the heuristic may be inconsistent; see solvers/search/depth_first.py); the
+    result counts how often it raised a parent's h and cut a parent off. Returns status
+    UNSOLVABLE without searching when the goal cannot be reached, and GAVE_UP when
+    `node_limit` (nodes expanded, 0 = none) or `time_limit` (seconds) ends the search first.
     """
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("ida", heuristic.name)
     result = deepening_search(
-        puzzle, start, heuristic, "ida", prune=prune, full_last_iteration=full_last_iteration, node_limit=node_limit,
-        time_limit=time_limit,
+        puzzle, start, heuristic, "ida", prune=prune, full_last_iteration=full_last_iteration, bpmx=bpmx,
+        node_limit=node_limit, time_limit=time_limit,
     )
     return verified(puzzle, start, result)

@@ -31,8 +31,10 @@ from solvers.search.depth_first import (
     LIMIT_REACHED,
     N_DIRECTIONS,
     NO_BOUND,
+    PassOptions,
     run_pass,
     start_timer,
+    uses_bpmx,
     warmed_up_pass,
 )
 from solvers.search.ida import ida_star
@@ -106,6 +108,7 @@ def parallel_ida_star(
     split_depth: int | None = None,
     prune: str = DEFAULT_PRUNE,
     full_last_iteration: bool = False,
+    bpmx: bool | None = None,
     time_limit: float | None = None,
     client=None,
 ) -> SearchResult:
@@ -113,10 +116,11 @@ def parallel_ida_star(
 
     The subtrees run on `threads` threads of this process, or, given a Dask `client` (see
     solvers/distributed.py), on the cluster's workers; `threads` then says how many run at
-    once (it sets the split depth). `prune` and `full_last_iteration` are as for `ida_star`.
+    once (it sets the split depth). `prune`, `full_last_iteration` and `bpmx` are as for
+    `ida_star`; BPMX applies below the split depth only (the top is counted without it).
     Counters are summed over the top and every subtree; in the last iteration they depend on
     which subtree finds the goal first, unless `full_last_iteration` (then they, and the
-    solution, are `ida_star`'s). `time_limit` (seconds) ends the search as GAVE_UP, and so
+    solution, are `ida_star`'s, without BPMX). `time_limit` (seconds) ends the search as GAVE_UP, and so
     does any iteration that a subtree did not finish.
     """
     start = checked_start(puzzle, start, heuristic)
@@ -129,9 +133,10 @@ def parallel_ida_star(
     top = _top(puzzle, start, heuristic, depth, prune)
     if any(puzzle.is_goal(node.board) for node in top):  # a solution within the top: nothing to split
         return ida_star(puzzle, start, heuristic, prune=prune, full_last_iteration=full_last_iteration,
-                        time_limit=time_limit)
+                        bpmx=bpmx, time_limit=time_limit)
     stop = np.zeros(1, dtype=np.uint8)
-    search = (prune, full_last_iteration)
+    applies_bpmx = uses_bpmx(heuristic, bpmx)
+    search = (prune, full_last_iteration, applies_bpmx)
     if client is None:
         pool = ThreadPoolExecutor(max_workers=threads)
 
@@ -145,7 +150,7 @@ def parallel_ida_star(
     # threads see `stop`; the cluster's tasks are told by shutting its executor down
     timer = start_timer(stop, time_limit, then=None if client is None else partial(pool.shutdown, cancel_futures=True))
     try:
-        passes, solution = _iterations(top, depth, submit, stop, full_last_iteration)
+        passes, solution, bpmx_counts = _iterations(top, depth, submit, stop, full_last_iteration)
     finally:
         stop.fill(1)  # on Ctrl-C too: the running kernels return within a fraction of a second
         pool.shutdown(cancel_futures=True)
@@ -156,6 +161,7 @@ def parallel_ida_star(
         nodes_expanded=sum(p.nodes_expanded for p in passes), nodes_generated=sum(p.nodes_generated for p in passes),
         seconds=time.perf_counter() - began, initial_h=top[0].f,
         reason="" if solution is not None else _why_stopped(time_limit), iterations=tuple(passes),
+        bpmx=(applies_bpmx, *bpmx_counts),
     )
     return verified(puzzle, start, result)
 
@@ -165,7 +171,8 @@ def _why_stopped(time_limit: float | None) -> str:
 
 
 def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_last_iteration: bool):
-    """Run iterations until one finds the goal or one is cut short; returns (passes, moves text or None).
+    """Run iterations until one finds the goal or one is cut short; returns (passes, moves text or
+    None, [BPMX raises, cutoffs] summed over the subtrees).
 
     Each iteration submits its live work items, the largest of the previous iteration first
     (so that the last to finish are small ones), and stops the others when one finds the goal,
@@ -176,7 +183,7 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_l
     inner = [n for n in top if n.depth < depth]
     items = [n for n in top if n.depth == depth]
     effort = np.zeros(len(items), dtype=np.int64)  # nodes expanded below each item, last iteration
-    passes = []
+    passes, bpmx_counts = [], [0, 0]
     bound = top[0].f
     while True:
         expanded = sum(1 for n in inner if n.path_f <= bound)
@@ -189,7 +196,8 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_l
             if future.cancelled():  # the search is being stopped
                 complete = False
                 continue
-            outcome, moves, cut, n_expanded, n_generated = future.result()
+            outcome, moves, cut, n_expanded, n_generated, *bpmx_done = future.result()
+            bpmx_counts = [a + b for a, b in zip(bpmx_counts, bpmx_done)]
             i = futures[future]
             effort[i] = n_expanded
             expanded += n_expanded
@@ -205,26 +213,25 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_l
                     break
         passes.append(Iteration(bound, expanded, generated))
         if found and (complete or not full_last_iteration):
-            return passes, found[min(found)]
+            return passes, found[min(found)], bpmx_counts
         if not complete:
-            return passes, None
+            return passes, None, bpmx_counts
         bound = int(next_bound)
 
 
-def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, search: tuple[str, bool],
+def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, search: tuple[str, bool, bool],
              stop: np.ndarray):
-    """Run the kernel below one work item, with `search` = (prune, full_last_iteration); returns
-    (outcome, moves, next bound, expanded, generated)."""
+    """Run the kernel below one work item, with `search` = (prune, full_last_iteration, bpmx);
+    returns (outcome, moves, next bound, expanded, generated, BPMX raises, BPMX cutoffs)."""
     if stop[0]:
-        return LIMIT_REACHED, [], NO_BOUND, 0, 0
-    prune, full_last_iteration = search
-    outcome, moves, cut, expanded, generated = run_pass(
-        puzzle, heuristic, node.board, bound - node.depth, 0, stop, automaton(prune), node.state, full_last_iteration
-    )
-    return outcome, moves.tolist(), cut, expanded, generated
+        return LIMIT_REACHED, [], NO_BOUND, 0, 0, 0, 0
+    prune, full_last_iteration, bpmx = search
+    done = run_pass(puzzle, heuristic, node.board, bound - node.depth, 0, stop,
+                    PassOptions(automaton(prune), node.state, bpmx, full_last_iteration))
+    return done.outcome, done.moves.tolist(), *done[2:]
 
 
-def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, search: tuple[str, bool],
+def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, search: tuple[str, bool, bool],
                     stop_name: str):
     """`_subtree` in a task on a Dask worker: the heuristic rebuilt from its recipe (and the
     automaton built, both once per worker process), a stop flag of its own, set when the

@@ -32,6 +32,10 @@ class SearchResult:
     nodes_generated  children generated (after move pruning: see solvers/search/move_pruning.py)
     initial_h        the heuristic's value at the start state
     iterations       the passes of a deepening search, in order (empty for other searches)
+    bpmx             whether the search applied BPMX (bidirectional pathmax, IDA* and A*)
+    bpmx_raises      how often a child's h raised its parent's (0 without BPMX)
+    bpmx_cutoffs     how often that raised the parent's f above IDA*'s bound, which left the
+                     parent at once (A* has no bound: 0)
     """
 
     status: str
@@ -46,6 +50,9 @@ class SearchResult:
     initial_h: int = 0
     iterations: tuple[Iteration, ...] = field(default=())
     reason: str = ""
+    bpmx: bool = False
+    bpmx_raises: int = 0
+    bpmx_cutoffs: int = 0
 
     @property
     def solvable(self) -> bool:
@@ -96,8 +103,10 @@ def search_result(
     initial_h: int,
     reason: str,
     iterations: tuple[Iteration, ...] = (),
+    bpmx: tuple[bool, int, int] = (False, 0, 0),
 ) -> SearchResult:
-    """A SOLVED result for `solution` (a U/D/L/R string), or GAVE_UP with `reason` when it is None."""
+    """A SOLVED result for `solution` (a U/D/L/R string), or GAVE_UP with `reason` when it is None;
+    `bpmx` is (applied, raises, cutoffs)."""
     solved = solution is not None
     return SearchResult(
         SOLVED if solved else GAVE_UP,
@@ -112,4 +121,7 @@ def search_result(
         initial_h=int(initial_h),
         iterations=iterations,
         reason="" if solved else reason,
+        bpmx=bool(bpmx[0]),
+        bpmx_raises=int(bpmx[1]),
+        bpmx_cutoffs=int(bpmx[2]),
     )
