@@ -15,6 +15,7 @@ from pathlib import Path
 
 from solvers.atomic import write_csv
 from solvers.instances import load_instances
+from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
 from solvers.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,20 +25,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first", type=int, default=10, help="how many of Korf's 100 to solve (default 10)")
     parser.add_argument("--heuristic", action="append", help="heuristics (default: manhattan, linear-conflict)")
+    parser.add_argument("--prune", choices=PRUNE_MODES, default=DEFAULT_PRUNE,
+                        help=f"IDA*'s move pruning (default {DEFAULT_PRUNE}; figures before 2026-11-30 used parent)")
     parser.add_argument("--out", default=str(ROOT / "results" / "bench_ida.csv"))
     args = parser.parse_args()
     puzzle, instances = load_instances(ROOT / "data" / "korf100.txt")
     instances = instances[: args.first]
     heuristics = args.heuristic or ["manhattan", "linear-conflict"]
     for name in heuristics:  # warm up: compile (or load cached) kernels before timing
-        solve(puzzle, puzzle.replay(puzzle.goal, "RDLU"), "ida", name)
+        solve(puzzle, puzzle.replay(puzzle.goal, "RDLU"), "ida", name, prune=args.prune)
     rows = []
-    print(f"IDA* on Korf's 15-puzzle instances 1-{len(instances)}, one thread, {platform.processor() or platform.machine()}")
+    print(f"IDA* on Korf's 15-puzzle instances 1-{len(instances)}, one thread, move pruning {args.prune}, "
+          f"{platform.processor() or platform.machine()}")
     print(f"{'heuristic':<16} {'#':>3} {'len':>4} {'nodes generated':>16} {'nodes expanded':>15} {'seconds':>8} {'Mgen/s':>7}")
     failed = False
     for name in heuristics:
         for instance in instances:
-            result = solve(puzzle, instance.start, "ida", name)
+            result = solve(puzzle, instance.start, "ida", name, prune=args.prune)
             failed |= result.length != instance.optimal
             rate = result.nodes_generated / result.seconds / 1e6
             rows.append(

@@ -26,6 +26,7 @@ from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.heuristics import from_spec, pdb_heuristic
 from solvers.instances import load_instances
+from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = [("manhattan", None, False), ("linear-conflict", None, False), ("walking-distance", None, False),
@@ -60,7 +61,12 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--manhattan-first", type=int, default=40)
     parser.add_argument("--only", action="append", help="run only these heuristics (names as in the table)")
+    parser.add_argument("--prune", choices=PRUNE_MODES, default=DEFAULT_PRUNE,
+                        help=f"IDA*'s move pruning (default {DEFAULT_PRUNE}; figures before 2026-11-30 used parent)")
+    parser.add_argument("--bpmx", choices=("auto", "on", "off"), default="auto",
+                        help="BPMX (default auto: where the heuristic may be inconsistent, as the PDBs here)")
     args = parser.parse_args()
+    bpmx = None if args.bpmx == "auto" else args.bpmx == "on"
     puzzle, instances = load_instances(ROOT / "data" / "korf100.txt")
     folder = ROOT / "results" / "bench_korf100"
     table, failed, notes = [], False, []
@@ -72,8 +78,8 @@ def main() -> int:
         out = folder / f"{name.replace(', ', '+')}.csv"
         out.unlink(missing_ok=True)
         began = time.perf_counter()
-        summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, progress=sys.stderr.isatty(),
-                              report=lambda line: print(line, file=sys.stderr))
+        summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, prune=args.prune, bpmx=bpmx,
+                              progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr))
         wall = time.perf_counter() - began
         failed |= bool(summary.mismatches) or summary.n_solved != len(chosen)
         rows = list(csv.DictReader(out.open()))
@@ -88,7 +94,8 @@ def main() -> int:
         print(table[-1], flush=True)
         if name == "manhattan":
             notes.append(manhattan_comparison(out))
-    print(f"\nKorf's 100, IDA*, {args.jobs} worker processes, {time.strftime('%Y-%m-%d')}")
+    print(f"\nKorf's 100, IDA* (move pruning {args.prune}, BPMX {args.bpmx}), {args.jobs} worker processes, "
+          f"{time.strftime('%Y-%m-%d')}")
     print(f"{'heuristic':<38} {'inst':>4} {'mean h0':>8} {'mean nodes gen':>15} {'search s':>9} {'wall s':>7} "
           f"{'M/s/core':>8} {'PDB MiB':>8}")
     for r in table:

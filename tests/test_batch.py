@@ -144,14 +144,15 @@ def test_rows_record_their_settings_and_a_resume_with_other_settings_is_refused(
     rows = _rows(out)
     checksum = load_partition(pdb, puzzle).checksum
     assert {(r["algorithm"], r["heuristic"], r["tables"]) for r in rows} == {("ida", "pdb:44.h5+reflect", f"44.h5={checksum}")}
-    assert {(r["prune"], r["full_last_iteration"]) for r in rows} == {("fsm", "no")}
+    assert {(r["prune"], r["full_last_iteration"], r["bpmx"]) for r in rows} == {("fsm", "no", "yes")}
     before = out.read_text()
     reflected = from_spec(puzzle, f"pdb:{pdb}+reflect")
     for heuristic, algorithm, search in [(from_spec(puzzle, f"pdb:{pdb}"), "ida", {}), (reflected, "astar", {}),
                                          (baseline(puzzle, "manhattan"), "ida", {}), (reflected, "ida", {"prune": "parent"}),
-                                         (reflected, "ida", {"full_last_iteration": True})]:
+                                         (reflected, "ida", {"full_last_iteration": True}),
+                                         (reflected, "ida", {"bpmx": False})]:
         with pytest.raises(InputError, match="holds rows solved with ida \\+ pdb:44.h5\\+reflect .*, prune fsm, "
-                                             "full last iteration no, not with"):
+                                             "full last iteration no, BPMX yes, not with"):
             solve_batch(puzzle, instances, heuristic, out, algorithm=algorithm, **search)
         assert out.read_text() == before
     summary = solve_batch(puzzle, instances[:5], from_spec(puzzle, f"pdb:{pdb}+reflect"), out)
@@ -195,6 +196,7 @@ def test_prune_and_full_last_iteration_reach_every_row_and_order_independent_cou
 def test_a_file_of_an_older_solve_batch_is_refused_naming_what_it_lacks(instance_file, tmp_path):
     puzzle, instances = load_instances(instance_file)
     out = tmp_path / "old.csv"
-    out.write_text(",".join(ROW_FIELDS[:-2]) + "\n")
-    with pytest.raises(InputError, match="older solve-batch, without the prune, full_last_iteration of its rows"):
+    out.write_text(",".join(ROW_FIELDS[:-5]) + "\n")
+    with pytest.raises(InputError, match="older solve-batch, without the prune, full_last_iteration, bpmx, bpmx_raises, "
+                                         "bpmx_cutoffs of its rows"):
         solve_batch(puzzle, instances, baseline(puzzle, "manhattan"), out)

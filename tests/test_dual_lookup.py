@@ -143,7 +143,7 @@ def test_refusals_are_one_line(folder):
     wide = _build(folder, Puzzle(2, 4, BLANK_LAST_2X4), ["1,2,3", "4,5,6,7"])
     refusals = [
         (puzzle, f"pdb:{delta}+dual", "delta"),
-        (puzzle, f"sum(pdb:{plain}+dual, pdb:{plain})", "without \\+reflect or \\+dual"),
+        (puzzle, f"sum(pdb:{plain}+dual, pdb:{plain})", "without \\+reflect, \\+dual or"),
         (Puzzle(2, 4, BLANK_LAST_2X4), f"pdb:{wide}+dual+reflect", "square board"),
         (puzzle, f"pdb:{plain}+duel", "unknown suffix '\\+duel'"),
     ]

@@ -35,9 +35,9 @@ def test_korf_instances_with_a_pdb(tmp_path):
     puzzle, instances = load_instances("data/korf100.txt")
     path, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "5-5-5")), tmp_path / "555.h5")
     heuristic = from_spec(puzzle, f"pdb:{path}+reflect")
-    for instance in (instances[1], instances[8]):
-        sequential = ida_star(puzzle, instance.start, heuristic)
-        parallel = parallel_ida_star(puzzle, instance.start, heuristic, threads=2)
+    for instance in (instances[1], instances[8]):  # without BPMX, which the top of the split leaves out
+        sequential = ida_star(puzzle, instance.start, heuristic, bpmx=False)
+        parallel = parallel_ida_star(puzzle, instance.start, heuristic, threads=2, bpmx=False)
         assert parallel.length == sequential.length == instance.optimal
         assert _counters(parallel)[:-1] == _counters(sequential)[:-1]
 

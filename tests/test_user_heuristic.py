@@ -61,6 +61,8 @@ def test_a_user_function_guides_every_search_to_optimal_lengths(algorithm, incre
         extra = {"threads": 2} if algorithm == "parallel" else {}
         result = solve(puzzle, start, "astar" if algorithm == "astar" else "ida", heuristic, **extra)
         assert result.length == exact[states[i]]
+        assert not result.optimal and result.bpmx  # the toolkit cannot know the function admissible or consistent
+        assert solve(puzzle, start, "ida" if algorithm != "astar" else "astar", "hamming", **extra).optimal
 
 
 def test_a_user_function_by_spec_in_max_and_in_a_batch_with_forked_workers(tmp_path):

@@ -50,6 +50,11 @@ class Heuristic:
         return all(t.consistent for t in self.terms)
 
     @property
+    def admissible(self) -> bool:
+        """Whether h is known never to exceed the distance (every term is)."""
+        return all(t.admissible for t in self.terms)
+
+    @property
     def provenance(self) -> tuple[tuple[str, str], ...]:
         """(file, checksum) of every table the heuristic reads."""
         return tuple(dict.fromkeys(p for t in self.terms for p in t.provenance))

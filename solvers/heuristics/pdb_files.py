@@ -1,4 +1,4 @@
-"""pdb_files.py -- `pdb:PATH[+reflect][+dual]` terms: PDB files loaded once per process, verified against the puzzle."""
+"""pdb_files.py -- `pdb:PATH[+reflect][+dual][+random]` terms: PDB files loaded once per process, verified against the puzzle."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 from pdb_build.store import PatternDatabase, load_partition
 from solvers.errors import InputError
-from solvers.heuristics.pdb_lookup import DUAL_SUFFIX, REFLECT_SUFFIX, PdbTerm, file_term
+from solvers.heuristics.pdb_lookup import DUAL_SUFFIX, RANDOM_SUFFIX, REFLECT_SUFFIX, PdbTerm, file_term
 from solvers.puzzle import Puzzle
 
 PREFIX = "pdb:"
-SUFFIXES = (REFLECT_SUFFIX, DUAL_SUFFIX)
+SUFFIXES = (REFLECT_SUFFIX, DUAL_SUFFIX, RANDOM_SUFFIX)
 
 _LOADED: dict[tuple, PatternDatabase] = {}
 _LOADING = threading.Lock()
@@ -56,4 +56,5 @@ def term_from_spec(puzzle: Puzzle, text: str) -> PdbTerm:
         suffix = "+" + Path(path).name.split("+", 1)[1]
         raise InputError(f"heuristic {text!r}: unknown suffix {suffix!r}; the suffix a pdb: file takes is "
                          f"{', '.join(SUFFIXES)}")
-    return file_term(puzzle, loaded(path, puzzle), reflect=REFLECT_SUFFIX in found, dual=DUAL_SUFFIX in found)
+    return file_term(puzzle, loaded(path, puzzle), reflect=REFLECT_SUFFIX in found, dual=DUAL_SUFFIX in found,
+                     random=RANDOM_SUFFIX in found)

@@ -56,7 +56,8 @@ from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 
 IDENTITY, REFLECTED, DUAL, DUAL_REFLECTED = "identity", "reflected", "dual", "dual-reflected"
-REFLECT_SUFFIX, DUAL_SUFFIX = "+reflect", "+dual"
+REFLECT_SUFFIX, DUAL_SUFFIX, RANDOM_SUFFIX = "+reflect", "+dual", "+random"
+ZOBRIST_SEED = 20050730  # the random lookup's hash keys: the same in every process
 
 
 class PdbLookups(NamedTuple):
@@ -109,6 +110,15 @@ DualPackedLookups.__doc__ = """The lookups of PackedLookups with dual lookups as
 pattern: file_term refuses them)."""
 
 
+RandomPdbLookups = namedtuple("RandomPdbLookups", [*PdbLookups._fields, "zobrist"])
+RandomPdbLookups.__doc__ = """The lookups of PdbLookups, of which h is one chosen per state: lookup (key % number of
+lookups), key the exclusive or of zobrist[t * n_cells + cell of t] over the tiles t (a hash of
+the state, Zobrist's), so that a state always gets the same value."""
+
+RandomPackedLookups = namedtuple("RandomPackedLookups", [*PackedLookups._fields, "zobrist"])
+RandomPackedLookups.__doc__ = """The lookups of PackedLookups, one chosen per state as in RandomPdbLookups."""
+
+
 def check_dualizable(database: PatternDatabase) -> None:
     """Refuse the dual lookup on a delta-encoded file: a move changes two tiles of the dual state,
     so a dual entry may change by more than one, which delta's one bit cannot follow."""
@@ -144,12 +154,18 @@ class Lookup(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class PdbTerm(Term):
+    """`random`: h is one of the lookups, chosen per state (never merged into another term)."""
+
     databases: tuple[PatternDatabase, ...] = ()
     lookups: tuple[Lookup, ...] = ()
+    random: bool = False
 
 
-def file_term(puzzle: Puzzle, database: PatternDatabase, *, reflect: bool = False, dual: bool = False) -> PdbTerm:
-    """The lookups of one loaded partition file (and their reflections, and their dual lookups)."""
+def file_term(puzzle: Puzzle, database: PatternDatabase, *, reflect: bool = False, dual: bool = False,
+              random: bool = False) -> PdbTerm:
+    """The lookups of one loaded partition file (and their reflections, and their dual lookups);
+    h is their maximum, or with `random` one of them chosen per state by a hash of the state
+    (Zahavi, Felner, Schaeffer & Sturtevant's random lookup)."""
     if reflect:
         check_reflectable(puzzle)
     if database.puzzle != puzzle:
@@ -160,11 +176,24 @@ def file_term(puzzle: Puzzle, database: PatternDatabase, *, reflect: bool = Fals
     groups = [tuple((0, p) for p in numbers)] if database.cost_model == ADDITIVE else [((0, p),) for p in numbers]
     views = (IDENTITY, REFLECTED) if reflect else (IDENTITY,)
     views += tuple({IDENTITY: DUAL, REFLECTED: DUAL_REFLECTED}[v] for v in views) if dual else ()
-    suffix = (REFLECT_SUFFIX if reflect else "") + (DUAL_SUFFIX if dual else "")
+    if random:
+        _check_randomizable(database, len(views) * len(groups), dual)
+    suffix = (REFLECT_SUFFIX if reflect else "") + (DUAL_SUFFIX if dual else "") + (RANDOM_SUFFIX if random else "")
     return _term(
         puzzle, (database,), tuple(Lookup(v, g) for v in views for g in groups),
-        f"pdb:{database.path.name}{suffix}", f"pdb:{database.path.resolve()}{suffix}",
+        f"pdb:{database.path.name}{suffix}", f"pdb:{database.path.resolve()}{suffix}", random=random,
     )
+
+
+def _check_randomizable(database: PatternDatabase, n_lookups: int, dual: bool) -> None:
+    """Refuse +random with +dual (a dual lookup is 0 away from the blank's goal cell: choosing it
+    there would throw the value away) and with a single lookup (nothing to choose from)."""
+    if dual:
+        raise InputError(f"{database.path.name}: +random does not take +dual (the dual lookup counts only while the "
+                         "blank is on its goal cell); choose among the regular and reflected lookups with +reflect+random")
+    if n_lookups < 2:
+        raise InputError(f"{database.path.name}: +random chooses one lookup per state, and this additive file gives "
+                         "only one; add +reflect")
 
 
 def merge_max(terms: list[PdbTerm], name: str, spec: str) -> PdbTerm:
@@ -180,8 +209,8 @@ def merge_sum(terms: list[PdbTerm], name: str, spec: str) -> PdbTerm:
     for term in terms:
         if len(term.lookups) != 1 or term.lookups[0].view != IDENTITY or any(
                 d.cost_model != ADDITIVE for d in term.databases):
-            raise InputError(f"sum(...): {term.name} is not one additive PDB file without +reflect or +dual; "
-                             "only disjoint additive tables may be added (take max(...) otherwise)")
+            raise InputError(f"sum(...): {term.name} is not one additive PDB file without +reflect, +dual or "
+                             "+random; only disjoint additive tables may be added (take max(...) otherwise)")
         tiles = {t for d, p in term.lookups[0].patterns for t in term.databases[d].partition.patterns[p]}
         if tiles & tiles_seen:
             raise InputError(f"sum(...): {term.name} shares tiles {sorted(tiles & tiles_seen)} with another part; "
@@ -206,12 +235,16 @@ def _renumbered(terms: list[PdbTerm]) -> tuple[tuple[PatternDatabase, ...], list
     return tuple(databases), lookups
 
 
-def _term(puzzle, databases, lookups, name, spec) -> PdbTerm:
+def _term(puzzle, databases, lookups, name, spec, random=False) -> PdbTerm:
     lookups = tuple(sorted(lookups, key=lambda lk: lk.view in (DUAL, DUAL_REFLECTED)))  # the dual ones last
     data = _lookup_data(puzzle, databases, lookups)
+    if random:
+        keys = np.random.default_rng(ZOBRIST_SEED).integers(0, 1 << 62, puzzle.n_cells ** 2, dtype=np.int64)
+        data = (RandomPdbLookups if isinstance(data, PdbLookups) else RandomPackedLookups)(*data, keys)
     provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
     return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern), provenance,
-                   consistent=_consistent(databases, lookups), databases=databases, lookups=lookups)
+                   consistent=not random and _consistent(databases, lookups), databases=databases, lookups=lookups,
+                   random=random)
 
 
 def _consistent(databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...]) -> bool:
@@ -793,3 +826,52 @@ def _dual_packed_lookups_child(scratch, row, column, tile, source, target, board
 
 
 register_kind(DualPackedLookups, _dual_packed_start, _dual_packed_child)
+
+
+# -- one lookup chosen per state (RandomPdbLookups, RandomPackedLookups) --------------------
+# Every lookup is kept up to date incrementally (the chosen one of a child is not known before
+# the move), so a random lookup costs as much per node as the maximum; the kinds evaluate the
+# maximum's kernels and then read the chosen lookup's sum.
+
+@inline_kernel
+def _chosen(lookup_start, scratch, row, column, zobrist, position):
+    """The sum of the instances in scratch[row] of the lookup that the state's hash chooses."""
+    n_cells = position.shape[0]
+    key = np.int64(0)
+    for tile in range(1, n_cells):  # position[0] is not kept up to date by the searches
+        key ^= zobrist[tile * n_cells + position[tile]]
+    lookup = key % (lookup_start.shape[0] - 1)
+    total = 0
+    for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+        total += scratch[row, column + instance]
+    return total
+
+
+@inline_kernel
+def _random_plain_start(data, board, position, scratch, row, column):
+    _plain_start(data, board, position, scratch, row, column)
+    return _chosen(data.lookup_start, scratch, row, column, data.zobrist, position)
+
+
+@inline_kernel
+def _random_plain_child(data, board, position, scratch, row, column, tile, source, target):
+    _plain_child(data, board, position, scratch, row, column, tile, source, target)
+    return _chosen(data.lookup_start, scratch, row + 1, column, data.zobrist, position)
+
+
+register_kind(RandomPdbLookups, _random_plain_start, _random_plain_child)
+
+
+@inline_kernel
+def _random_packed_start(data, board, position, scratch, row, column):
+    _packed_start(data, board, position, scratch, row, column)
+    return _chosen(data.lookup_start, scratch, row, column, data.zobrist, position)
+
+
+@inline_kernel
+def _random_packed_child(data, board, position, scratch, row, column, tile, source, target):
+    _packed_child(data, board, position, scratch, row, column, tile, source, target)
+    return _chosen(data.lookup_start, scratch, row + 1, column, data.zobrist, position)
+
+
+register_kind(RandomPackedLookups, _random_packed_start, _random_packed_child)

@@ -5,6 +5,7 @@
              (aliases: none, md, lc, wd)
            | pdb:PATH | pdb:PATH+reflect           a PDB file written by build-pdb
            | pdb:PATH+dual | pdb:PATH+reflect+dual  (also on the dual state; suffixes in any order)
+           | pdb:PATH+reflect+random               one of the lookups, chosen per state
            | user:MODULE:FUNCTION[:CHILD]          a numba function of the user's (user_function.py)
 
 `max(...)` takes the maximum over any heuristics; `sum(...)` adds PDB files whose patterns
@@ -80,8 +81,8 @@ def _split_top_level(text: str, whole: str) -> list[str]:
 
 
 def _merged_max(terms: list[Term]) -> list[Term]:
-    pdb = [t for t in terms if isinstance(t, PdbTerm)]
-    others = [t for t in terms if not isinstance(t, PdbTerm)]
+    pdb = [t for t in terms if isinstance(t, PdbTerm) and not t.random]
+    others = [t for t in terms if not isinstance(t, PdbTerm) or t.random]
     unique = list({t.spec: t for t in others}.values())
     if len(pdb) > 1:
         pdb = [merge_max(pdb, f"max({', '.join(t.name for t in pdb)})", f"max({', '.join(t.spec for t in pdb)})")]

@@ -20,7 +20,9 @@ class Term:
     (measured on Korf's instances); last, it costs what it costs alone. A kind that can merge
     several of its terms into one (PDB lookups) subclasses Term. `consistent` says that h
     changes by at most one per move (searches apply BPMX by default where a term is not known
-    to be: solvers/search/depth_first.py).
+    to be: solvers/search/depth_first.py). `admissible` says that h never exceeds the distance
+    (False for a user's function, which the toolkit cannot check): a search reports its
+    solution as optimal only if every term is.
     """
 
     puzzle: Puzzle
@@ -32,3 +34,4 @@ class Term:
     cacheable: bool = True  # False where numba cannot cache a kernel compiled for the data
     evaluated_last: bool = False
     consistent: bool = False
+    admissible: bool = True

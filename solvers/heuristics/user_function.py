@@ -66,7 +66,7 @@ def user_term(puzzle: Puzzle, function, child=None) -> Term:
     spec = PREFIX + ":".join([plain[0].__module__] + [f.__qualname__ for f in plain])
     name = PREFIX + plain[0].__qualname__
     data = UserFunction(function) if child is None else UserIncremental(function, child)
-    return Term(puzzle, name, spec, data, 1, cacheable=False)
+    return Term(puzzle, name, spec, data, 1, cacheable=False, admissible=False)
 
 
 def _compiled(function) -> bool:

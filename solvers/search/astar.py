@@ -227,7 +227,7 @@ def astar(
         "astar",
         heuristic.name,
         moves_to_text(moves) if outcome == FOUND else None,
-        optimal=True,
+        optimal=heuristic.admissible,
         nodes_expanded=expanded,
         nodes_generated=generated,
         seconds=time.perf_counter() - began,

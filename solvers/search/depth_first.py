@@ -184,8 +184,12 @@ def uses_bpmx(heuristic: Heuristic, bpmx: bool | None) -> bool:
 
 
 def never_goal(puzzle: Puzzle) -> np.ndarray:
-    """A goal array that no state of `puzzle` equals: a pass with it explores its whole tree."""
-    return np.full(puzzle.n_cells, puzzle.n_cells, dtype=np.uint8)
+    """A goal array that no state of `puzzle` equals: a pass with it explores its whole tree.
+    Read-only like the puzzle's goal, so that the kernel compiled (and warmed up) for one takes
+    the other without compiling again."""
+    goal = np.full(puzzle.n_cells, puzzle.n_cells, dtype=np.uint8)
+    goal.setflags(write=False)
+    return goal
 
 
 class Pass(NamedTuple):
@@ -316,7 +320,7 @@ def deepening_search(
         algorithm,
         heuristic.name,
         solution,
-        optimal=only_bound is None,
+        optimal=only_bound is None and heuristic.admissible,
         nodes_expanded=totals[0],
         nodes_generated=totals[1],
         seconds=time.perf_counter() - began,

@@ -157,7 +157,7 @@ def parallel_ida_star(
         if timer is not None:
             timer.cancel()
     result = search_result(
-        "parallel-ida", heuristic.name, solution, optimal=True,
+        "parallel-ida", heuristic.name, solution, optimal=heuristic.admissible,
         nodes_expanded=sum(p.nodes_expanded for p in passes), nodes_generated=sum(p.nodes_generated for p in passes),
         seconds=time.perf_counter() - began, initial_h=top[0].f,
         reason="" if solution is not None else _why_stopped(time_limit), iterations=tuple(passes),
