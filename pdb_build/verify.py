@@ -32,23 +32,30 @@ cost one and reversible. The checks, for every entry:
 5. A way down: when T > 0, some neighbour is lower (the first move of a shortest path leads
    to one; zero-aware: by 4 it is exactly one lower).
 
-What is NOT checked of plain tables, because it does not hold for the stored minimum over
-regions (the tests show both on the 3x3 board against a brute-force search): that neighbours
-differ by at most one when p's free cells are split (walled-off cells make the blank's region
-matter; for the pattern {1, 2, 3, 4} neighbours differ by up to 7), and that the way down is
-exactly one lower (it can be three or five lower). Tables built with `--non-additive` count
-every move, so the values of neighbouring placements differ by the blank's walk; they are
-not supported. In a plain table a single changed entry always breaks 3 when it changes by an
-odd amount, and a change by two breaks 4 or 5 unless the entry's neighbours hide it. In a
-zero-aware table every single changed entry fails a check at the entry itself: a new value
-that is not UNREACHED, 0 or of the wrong parity is at least three away from the old way down,
-or two below the old value with every neighbour one above it, and so no way down. Only an
-entry made UNREACHED in a table of every tile passes, and its neighbours fail 4.
+What the local rules cannot check of plain tables, because it does not hold for the stored
+minimum over regions (the tests show both on the 3x3 board against a brute-force search):
+that neighbours differ by at most one when p's free cells are split (walled-off cells make the
+blank's region matter; for the pattern {1, 2, 3, 4} neighbours differ by up to 7), and that the
+way down is exactly one lower (it can be three or five lower). So an entry of a plain table
+changed by two can pass them where its neighbours hide it. A full check of a plain table
+therefore goes on (rule 6): it builds the zero-aware table of the pattern (bfs.py), checks
+every entry of it by rules 1-5, which hold for exact distances only (4 and 2 bound an entry
+above by the distance, 5 and 2 below, along a path of unit steps down to the goal), and
+requires each plain entry to equal the minimum over its map's regions of those verified
+distances (a numpy reduction of the verifier's own). The builder's code is used, but its
+result is not trusted: it is verified first. `--sample` checks rules 1-5 only. Tables built
+with `--non-additive` count every move, so the values of neighbouring placements differ by the
+blank's walk; they are not supported. In a zero-aware table every single changed entry fails
+a check at the entry itself: a new value that is not UNREACHED, 0 or of the wrong parity is at
+least three away from the old way down, or two below the old value with every neighbour one
+above it, and so no way down. Only an entry made UNREACHED in a table of every tile passes,
+and its neighbours fail 4.
 
-The verifier shares with the builder only the file format: the index of ranking.py, the
-table of order relabellings (a function of the pattern size alone, `abstraction._order_maps`)
-and the numbering of regions of zero-aware tables (abstraction.region_layout, which it checks
-against the regions it finds); it derives moves, regions, parity and the goal from the board.
+Besides rule 6's rebuild, the verifier shares with the builder only the file format: the index
+of ranking.py, the table of order relabellings (a function of the pattern size alone,
+`abstraction._order_maps`) and the numbering of regions of zero-aware tables
+(abstraction.region_layout, which it checks against the regions it finds); it derives moves,
+regions, parity and the goal from the board.
 """
 
 from __future__ import annotations
@@ -62,8 +69,8 @@ import numpy as np
 from numba import prange
 from tqdm import tqdm
 
-from pdb_build.abstraction import _order_maps
-from pdb_build.bfs import UNREACHED, table_stats
+from pdb_build.abstraction import _order_maps, abstract_space, region_layout
+from pdb_build.bfs import UNREACHED, build_table, check_memory, table_stats
 from pdb_build.ranking import PlacementRanking, _map_rank, _map_unrank, _position_in
 from pdb_build.compress import NONE
 from pdb_build.store import ADDITIVE, ZERO_AWARE, load_partition
@@ -416,6 +423,28 @@ def describe(bad: BadEntry, table: np.ndarray, puzzle: Puzzle, pattern: tuple[in
     return f"{entry}, but its neighbour {other}, tile {tile} moved from cell {source} to cell {target}, {rule}"
 
 
+def check_against_exact(table: np.ndarray, puzzle: Puzzle, pattern: tuple[int, ...], graph: PlacementGraph, *,
+                        progress: bool = False) -> str | None:
+    """Rule 6 for the plain `table` of `pattern`: None if every entry is the minimum over its
+    map's regions of the zero-aware table rebuilt and verified by rules 1-5, else one line
+    naming the first entry that is not (or the rebuilt table's failure)."""
+    space = abstract_space(puzzle, pattern, additive=True)
+    check_memory(space.n_states + table.size, f"verifying the table of tiles {_list(pattern)} against exact distances")
+    exact = build_table(space, pattern, zero_aware=True, progress=progress)[0].table
+    layout = region_layout(puzzle, len(pattern))
+    bad = check_table(exact, puzzle, pattern, graph, layout=layout, progress=progress)
+    if bad is not None:
+        return "the zero-aware rebuild it is checked against fails: " + describe(bad, exact, puzzle, pattern, graph, layout)
+    blocks = exact.reshape(-1, graph.factorial_k)
+    minimum = np.minimum.reduceat(blocks, layout[0][:-1], axis=0).reshape(-1)
+    differ = np.flatnonzero(minimum != table)
+    if not differ.size:
+        return None
+    index = int(differ[0])
+    return (f"{_entry_text(index, table, puzzle, pattern, entry_layout(graph))}, but the minimum over the blank's "
+            f"regions of the exact (verified zero-aware) distances is {int(minimum[index])}")
+
+
 def _entry_text(index: int, table: np.ndarray, puzzle: Puzzle, pattern: tuple[int, ...], entries: EntryLayout) -> str:
     """`entry <index> (tiles .. on cells ..[, blank in cells ..]) = <value>`."""
     m, domain, order = entries.locate(index)
@@ -430,8 +459,9 @@ def _list(values) -> str:
 
 def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 0, progress: bool | None = None) -> Verdict:
     """Load the PDB file at `path` (checked as store.load_partition checks it) and verify every
-    entry of every table, plain or zero-aware, or `sample` entries of each chosen uniformly at
-    random from `seed` (every entry if `sample` is at least the table's size).
+    entry of every table, plain or zero-aware (rules 1-5, and for plain tables rule 6), or
+    `sample` entries of each chosen uniformly at random from `seed` (rules 1-5; every entry if
+    `sample` is at least the table's size).
 
     Returns a Verdict: ok, or the first bad entry (in table order, then index order) as one
     line. An encoded file (build-pdb --compress) is compared in full with an encoded rebuild
@@ -459,9 +489,11 @@ def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 0, pr
             indices = np.sort(rng.choice(table.size, size=sample, replace=False)).astype(np.int64)
         graph = placement_graph(database.puzzle, len(pattern))
         bad = check_table(table, database.puzzle, pattern, graph, layout=layout, sample=indices, progress=progress)
-        if bad is not None:
-            where = f"table {number} (tiles {_list(pattern)}): "
+        failure = None if bad is None else describe(bad, table, database.puzzle, pattern, graph, layout)
+        if failure is None and indices is None and layout is None:
+            failure = check_against_exact(table, database.puzzle, pattern, graph, progress=progress)
+        if failure is not None:
             return Verdict(database.path, False, checked, time.perf_counter() - began,
-                           where + describe(bad, table, database.puzzle, pattern, graph, layout))
+                           f"table {number} (tiles {_list(pattern)}): {failure}")
         checked += table.size if indices is None else indices.size
     return Verdict(database.path, True, checked, time.perf_counter() - began)

@@ -13,6 +13,7 @@ from pdb_build.partitions import custom
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.puzzle import Puzzle
+from solvers.solve import solve
 from tests.conftest import assert_ida_matches_naive, distances
 
 BLANK_FIRST_3X3 = tuple(range(9))
@@ -81,6 +82,10 @@ def test_ida_with_a_random_lookup_matches_a_naive_ida(files, kind):
     chosen = [candidates[i] for i in np.random.default_rng(4).choice(len(candidates), 6, replace=False)]
     assert_ida_matches_naive(puzzle, heuristic, chosen, BLANK_FIRST_3X3)
     assert_ida_matches_naive(puzzle, heuristic, chosen[:3], BLANK_FIRST_3X3, bpmx=False)
+    for state in chosen[:3]:  # and through A* and parallel IDA*
+        start = np.array(state, dtype=np.uint8)
+        assert solve(puzzle, start, "astar", heuristic).length == exact[state]
+        assert solve(puzzle, start, "ida", heuristic, threads=2).length == exact[state]
 
 
 def test_refusals_are_one_line(files):

@@ -187,6 +187,30 @@ def test_a_changed_entry_with_a_fresh_checksum_fails_and_is_named(built_file, tm
     assert not verify_pdb(copy).ok
 
 
+def test_every_entry_of_a_plain_table_changed_by_two_fails(built_file):
+    """Rules 1-5 let some entries changed by two pass (their neighbours hide it); rule 6, the
+    minimum over regions of the verified exact zero-aware distances, catches every one: each
+    entry of the 3x3 4-4 tables raised by two, and lowered by two where it stays positive,
+    against the brute-force table of tests/naive.py."""
+    puzzle = Puzzle(3, 3)
+    graph = placement_graph(puzzle, 4)
+    hidden_by_rules_1_to_5 = 0
+    for pattern in preset(puzzle, "4-4").patterns:
+        goal = tuple(int(t) for t in puzzle.goal)
+        table = _as_array(puzzle, pattern, _full_table(3, 3, goal, pattern))
+        assert verify.check_against_exact(table, puzzle, pattern, graph) is None
+        for index in range(0, table.size, 7):
+            for delta in (2, -2):
+                if int(table[index]) + delta < 1:
+                    continue
+                changed = table.copy()
+                changed[index] = int(changed[index]) + delta
+                hidden_by_rules_1_to_5 += check_table(changed, puzzle, pattern, graph) is None
+                failure = verify.check_against_exact(changed, puzzle, pattern, graph)
+                assert failure is not None and f"entry {index:,} " in failure, (pattern, index, delta)
+    assert hidden_by_rules_1_to_5 > 0  # why rule 6 is needed
+
+
 def test_non_additive_files_and_unreadable_files_exit_2(tmp_path):
     puzzle = Puzzle(2, 3)
     path = build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2"]), additive=False), tmp_path / "na.h5")[0]
