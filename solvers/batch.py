@@ -21,7 +21,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from tqdm import tqdm
 from solvers.atomic import write_csv
 from solvers.distributed import cluster_size, run_on_cluster
 from solvers.errors import InputError
-from solvers.heuristics import Heuristic, from_recipe
+from solvers.heuristics import Heuristic, from_recipe, from_spec
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
 from solvers.search.depth_first import uses_bpmx
@@ -241,7 +241,7 @@ def _results(todo: list[Instance], jobs: int, client) -> Iterator[tuple[Instance
 def solve_batch(
     puzzle: Puzzle,
     instances: list[Instance],
-    heuristic: Heuristic,
+    heuristic: Heuristic | str,
     out: str | Path,
     *,
     algorithm: str = "ida",
@@ -256,6 +256,8 @@ def solve_batch(
     client=None,
 ) -> BatchSummary:
     """Solve every instance not already finished in `out`, appending one verified row each.
+
+    `heuristic` is a Heuristic or a spec (solvers/heuristics/spec.py), as for `solve`.
 
     `prune` (default DEFAULT_PRUNE) and `full_last_iteration` are IDA*'s (solvers/search/ida.py),
     `bpmx` IDA*'s and A*'s (None: where the heuristic may be inconsistent); rows record them,
@@ -284,9 +286,10 @@ def solve_batch(
 
 
 def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, progress, report, client):
+    if isinstance(heuristic, str):
+        heuristic = from_spec(puzzle, heuristic)
     heuristic.check_for(puzzle)
-    for instance in instances:
-        checked_start(puzzle, instance.start)
+    instances = [replace(i, start=checked_start(puzzle, i.start)) for i in instances]  # flat uint8 states
     began = time.perf_counter()
     settings = run_settings(algorithm, heuristic, options)
     kept, others = read_finished_rows(out, puzzle, instances, settings)
@@ -304,8 +307,9 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, pr
             os.fsync(handle.fileno())
             rows[instance.number] = row
             if result.status == SOLVED and instance.optimal is not None and result.length != instance.optimal:
-                report(f"MISMATCH: instance {instance.number} solved in {result.length} moves, "
-                       f"but its known optimal length is {instance.optimal}")
+                with tqdm.external_write_mode():  # the bar, if drawn, is cleared first: never glued to the line
+                    report(f"MISMATCH: instance {instance.number} solved in {result.length} moves, "
+                           f"but its known optimal length is {instance.optimal}")
             bar.update(1)
     write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
     return _summary(instances, rows, len(kept), time.perf_counter() - began)

@@ -234,8 +234,9 @@ def _solve_batch(args) -> int:
         raise InputError("--out needs a file name")
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.instances).stem}-{_slug(heuristic.name)}.csv"
     with cluster_from_options(args, args.jobs) as client:
-        where = count(args.jobs, "job") if client is None else f"Dask cluster of {cluster_size(client)} workers"
-        print(f"{len(instances)} instances of {puzzle}, {args.algorithm} with {heuristic.name}, {where}, writing {out}")
+        where = count(args.jobs, "job") if client is None else f"Dask cluster of {count(cluster_size(client), 'thread')}"
+        print(f"{count(len(instances), 'instance')} of {puzzle}, {args.algorithm} with {heuristic.name}, {where}, "
+              f"writing {out}")
         summary = solve_batch(
             puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
             node_limit=args.node_limit, time_limit=args.time_limit, progress=show_progress(args.quiet),

@@ -55,3 +55,34 @@ def test_solve_and_solve_batch_refuse_a_heuristic_for_another_board(tmp_path):
     with pytest.raises(InputError, match="at least 1"):
         solve(BLANK_LAST, START, "ida", "manhattan", threads=0)
     assert solve(BLANK_LAST, START, "ida", "manhattan").length == 4
+
+
+def test_solve_batch_takes_a_spec_and_starts_of_any_shape_and_resumes(tmp_path):
+    """A spec string as `solve` takes one, and starts given as a 3x3 array or a list: the rows
+    are written for the flat states, so a resume of the same file replays them."""
+    instances = [Instance(1, START.reshape(3, 3), 4), Instance(2, [1, 2, 3, 4, 5, 6, 7, 0, 8], 1)]
+    out = tmp_path / "rows.csv"
+    first = solve_batch(BLANK_LAST, instances, "manhattan", out)
+    again = solve_batch(BLANK_LAST, instances, "manhattan", out)
+    assert first.n_solved == 2 and again.n_resumed == 2 and not again.mismatches
+
+
+def test_a_table_that_is_not_zero_at_the_goal_is_refused_before_any_search(tmp_path):
+    """A PDB whose goal entry was changed and its checksum recomputed would keep IDA* from ever
+    accepting the goal; every search refuses it in one line instead."""
+    import h5py
+
+    from pdb_build.build import build_pdb_file, plan_build
+    from pdb_build.partitions import preset
+    from pdb_build.store import checksum
+
+    path = build_pdb_file(plan_build(BLANK_FIRST, preset(BLANK_FIRST, "4-4")), tmp_path / "44.h5")[0]
+    with h5py.File(path, "r+") as handle:
+        table = handle["pattern_0"][...]
+        table[table == 0] = 2  # the goal placement's entry, the only 0
+        handle["pattern_0"][...] = table
+        handle["pattern_0"].attrs["checksum"] = checksum(table)
+    damaged = from_spec(BLANK_FIRST, f"pdb:{path}")
+    for search in SEARCHES:
+        with pytest.raises(InputError, match="gives 2 at the goal, not 0: a table is damaged"):
+            search(BLANK_FIRST, BLANK_FIRST.goal, damaged)

@@ -228,7 +228,7 @@ def test_solve_batch_on_a_local_cluster_and_bad_scheduler_addresses(eight, tmp_p
     done = _cli(str(instances_file), "--heuristic", f"pdb:{pdb}", "--cluster", "local", "--jobs", "2",
                 "--out", str(tmp_path / "out.csv"), "--quiet")
     assert done.returncode == 0, done.stderr
-    assert "Dask cluster of 2 workers" in done.stdout and "24 solved" in done.stdout
+    assert "Dask cluster of 2 threads" in done.stdout and "24 solved" in done.stdout
     assert len(_rows(tmp_path / "out.csv")) == 24
     for address in ("nonsense", "tcp://"):
         failed = _cli(str(instances_file), "--scheduler", address, "--out", str(tmp_path / "bad.csv"))

@@ -68,9 +68,15 @@ class Heuristic:
         return cached_from_spec, (self.puzzle, self.spec)
 
     def check_for(self, puzzle: Puzzle) -> None:
-        """Refuse (one-line InputError) use on a puzzle other than the one it was built for."""
+        """Refuse (one-line InputError) use on a puzzle other than the one it was built for, and
+        a heuristic that is not 0 at the goal (a damaged table whose checksum was recomputed
+        would otherwise let IDA* search forever)."""
         if puzzle != self.puzzle:
             raise InputError(f"heuristic {self.name} was built for {self.puzzle}, not {puzzle}")
+        at_goal = self(puzzle.goal)
+        if at_goal != 0:
+            raise InputError(f"heuristic {self.name} gives {at_goal} at the goal, not 0: a table is damaged (run "
+                             "verify-pdb on it) or was built for another goal")
 
     def __call__(self, state: np.ndarray) -> int:
         board = self.puzzle.state(state, "state")

