@@ -268,7 +268,7 @@ def full_iteration(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, boun
     board = np.array(start, dtype=np.uint8)
     outcome = heuristic.kernel(_bounded_pass)(board, bound, 0, puzzle.neighbours, never_goal(puzzle), heuristic.leaves,
                                               heuristic.n_columns, np.zeros(bound + 1, dtype=np.int8),
-                                              np.zeros(1, dtype=np.uint8), automaton(prune), 0, False)
+                                              np.zeros(1, dtype=np.uint8), automaton(prune), 0, None)
     return int(outcome[3]), int(outcome[4])
 
 

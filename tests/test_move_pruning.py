@@ -90,7 +90,7 @@ def _accepted_by_the_kernel(transitions, depth: int) -> list[int]:
         board = np.ones(side * side, dtype=np.uint8)
         board[side * side // 2] = 0
         outcome = _bounded_pass(board, bound, 0, neighbours, np.full(side * side, 2, dtype=np.uint8), leaves, 1,
-                                np.zeros(bound + 1, dtype=np.int8), np.zeros(1, dtype=np.uint8), transitions, 0, False)
+                                np.zeros(bound + 1, dtype=np.int8), np.zeros(1, dtype=np.uint8), transitions, 0, None)
         expanded.append(int(outcome[3]))
     return [expanded[0], *np.diff(expanded).tolist()]
 
@@ -117,7 +117,7 @@ def test_tree_counts_equal_the_kernels_walk():
         board = puzzle.goal.copy()
         board[[5, 15]] = board[[15, 5]]
         outcome = _bounded_pass(board, 9, 0, puzzle.neighbours, never, heuristic.leaves, heuristic.n_columns,
-                                np.zeros(10, dtype=np.int8), np.zeros(1, dtype=np.uint8), transitions, 0, False)
+                                np.zeros(10, dtype=np.int8), np.zeros(1, dtype=np.uint8), transitions, 0, None)
         assert outcome[3] == sizes.sum(), mode
 
 

@@ -49,7 +49,8 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     (move_pruning.py) and `root_state` its state at the root (0, or the state of the path to
     the root when the root is inside a larger tree). `node_limit` caps nodes expanded (0 = no
     cap); setting stop[0] (from another thread) ends the pass within STOP_CHECK_INTERVAL
-    expansions. With `bpmx` (Felner et al.'s bidirectional pathmax, one level), a child's h is
+    expansions. With `bpmx` not None (Felner et al.'s bidirectional pathmax, one level; None
+    compiles a kernel without its steps), a child's h is
     at least its parent's h - 1, a child whose h exceeds its parent's by more than one raises
     the parent's h to the child's h - 1 (on generation, and again when the child's subtree has
     been searched and may have raised it), and a parent whose raised f exceeds the bound is
@@ -90,13 +91,14 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             board[back] = 0
             position[tile] = blank
             blank = back
-            if bpmx and h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
-                h_of[depth] = h_of[depth + 1] - 1
-                raises += 1
-                if depth + h_of[depth] > bound:
-                    next_bound = min(next_bound, depth + h_of[depth])
-                    next_move[depth] = N_DIRECTIONS
-                    cutoffs += 1
+            if bpmx is not None:
+                if h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
+                    h_of[depth] = h_of[depth + 1] - 1
+                    raises += 1
+                    if depth + h_of[depth] > bound:
+                        next_bound = min(next_bound, depth + h_of[depth])
+                        next_move[depth] = N_DIRECTIONS
+                        cutoffs += 1
             continue
         next_move[depth] = move + 1
         following = offsets[np.uintp(current + move)]
@@ -111,7 +113,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         position[tile] = blank
         h = h_child(leaves, board, position, scratch, depth, tile, target, blank)
         generated += 1
-        if bpmx:
+        if bpmx is not None:
             if h < h_of[depth] - 1:
                 h = h_of[depth] - 1
             elif h - 1 > h_of[depth]:
@@ -138,7 +140,8 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         depth += 1
         state[depth] = following
         current = following
-        h_of[depth] = h
+        if bpmx is not None:
+            h_of[depth] = h
         if h == 0 and _is_goal(board, goal):
             return FOUND, depth, next_bound, expanded, generated, raises, cutoffs
         if (node_limit > 0 and expanded >= node_limit) or (expanded % STOP_CHECK_INTERVAL == 0 and stop[0]):
@@ -167,14 +170,21 @@ def _is_goal(board, goal):
     return True
 
 
-def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic) -> None:
-    """Compile (or load) the bounded-pass kernel for `heuristic` by a pass of bound 0 from the
-    goal, and the heuristic's own kernel by one evaluation: nothing left to compile."""
+def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False) -> None:
+    """Compile (or load) the bounded-pass kernel for `heuristic` (with BPMX or without) by a
+    pass of bound 0 from the goal, and the heuristic's own kernel by one evaluation: nothing
+    left to compile."""
     goal = puzzle.goal.copy()
     heuristic(goal)
     heuristic.kernel(_bounded_pass)(goal, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
                                     np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), automaton("none"), 0,
-                                    False)
+                                    bpmx_flag(bpmx))
+
+
+def bpmx_flag(bpmx: bool):
+    """The kernel's `bpmx` argument: True, or None, on which numba prunes the BPMX branches
+    when it compiles (a run-time flag cost the searches without BPMX 1-5 %)."""
+    return True if bpmx else None
 
 
 def uses_bpmx(heuristic: Heuristic, bpmx: bool | None) -> bool:
@@ -225,7 +235,7 @@ def run_pass(puzzle: Puzzle, heuristic: Heuristic, start: np.ndarray, bound: int
     second.
     """
     bounded_pass = heuristic.kernel(_bounded_pass)
-    search = (options.transitions, options.root_state, options.bpmx)
+    search = (options.transitions, options.root_state, bpmx_flag(options.bpmx))
     moves = np.zeros(bound + 1, dtype=np.int8)
     outcome, length, *counters = bounded_pass(start.copy(), bound, node_limit, puzzle.neighbours, puzzle.goal,
                                               heuristic.leaves, heuristic.n_columns, moves, stop, *search)
@@ -284,7 +294,7 @@ def deepening_search(
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
     options = PassOptions(automaton(prune), 0, uses_bpmx(heuristic, bpmx), full_last_iteration)
-    warmed_up_pass(puzzle, heuristic)
+    warmed_up_pass(puzzle, heuristic, options.bpmx)
     began = time.perf_counter()
     initial_h = heuristic(board)
     timer = start_timer(stop, time_limit)

@@ -126,8 +126,9 @@ def parallel_ida_star(
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("parallel-ida", heuristic.name)
+    applies_bpmx = uses_bpmx(heuristic, bpmx)
     if client is None:
-        warmed_up_pass(puzzle, heuristic)  # compile (or load) before the clock starts
+        warmed_up_pass(puzzle, heuristic, applies_bpmx)  # compile (or load) before the clock starts
     automaton(prune)  # built once per process, before the clock starts too
     began = time.perf_counter()
     depth = _split_depth(puzzle, start, threads, prune) if split_depth is None else max(1, split_depth)
@@ -136,7 +137,6 @@ def parallel_ida_star(
         return ida_star(puzzle, start, heuristic, prune=prune, full_last_iteration=full_last_iteration,
                         bpmx=bpmx, time_limit=time_limit)
     stop = np.zeros(1, dtype=np.uint8)
-    applies_bpmx = uses_bpmx(heuristic, bpmx)
     search = (prune, full_last_iteration, applies_bpmx)
     if client is None:
         pool = ThreadPoolExecutor(max_workers=threads)
