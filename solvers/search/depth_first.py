@@ -50,11 +50,11 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     the root when the root is inside a larger tree). `node_limit` caps nodes expanded (0 = no
     cap); setting stop[0] (from another thread) ends the pass within STOP_CHECK_INTERVAL
     expansions. With `bpmx` not None (Felner et al.'s bidirectional pathmax, one level; None
-    compiles a kernel without its steps), a child's h is
-    at least its parent's h - 1, a child whose h exceeds its parent's by more than one raises
-    the parent's h to the child's h - 1 (on generation, and again when the child's subtree has
-    been searched and may have raised it), and a parent whose raised f exceeds the bound is
-    left at once; its f offers the next bound. Both rules keep h admissible on a graph of unit
+    compiles a kernel without its steps), a child's h is at least its parent's h - 1, a child
+    whose h exceeds its parent's by more than one raises the parent's h to the child's h - 1
+    (on generation, and again when the child's subtree has been searched and may have raised
+    it), and a parent whose raised f exceeds the bound is left at once; its f offers the next
+    bound. Both rules keep h admissible on a graph of unit
     edges, and neither changes anything with a consistent heuristic. Returns (outcome, length,
     next_bound, nodes_expanded, nodes_generated, bpmx_raises, bpmx_cutoffs), where next_bound
     is the smallest f above `bound` that was cut off (NO_BOUND if none).
@@ -183,7 +183,7 @@ def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False) -> 
 
 def bpmx_flag(bpmx: bool):
     """The kernel's `bpmx` argument: True, or None, on which numba prunes the BPMX branches
-    when it compiles (a run-time flag cost the searches without BPMX 1-5 %)."""
+    when it compiles (a run-time flag cost the searches without BPMX 1-4 %: BENCHMARKS.md)."""
     return True if bpmx else None
 
 
