@@ -334,7 +334,7 @@ def compare(
         values[heuristic.name] = h
         distribution = h_distribution_by_blank(puzzle, states, h)
         if instances:
-            ida_star(puzzle, instances[0].start, heuristic, node_limit=1)  # compile before timing
+            ida_star(puzzle, instances[0].start, heuristic, bpmx=bpmx, node_limit=1)  # compile before timing
         for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
             result = ida_star(puzzle, instance.start, heuristic, prune=prune, full_last_iteration=full_last_iteration,
                               bpmx=bpmx)

@@ -136,7 +136,6 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
             return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
         node_h = (key >> G_BITS) - node_g
         h_start(leaves, board, position, scratch, 0)
-        n_children = 0
         for direction in range(N_DIRECTIONS):
             child_h[direction] = -1  # no child that way
             if parent[node] != NO_PARENT and direction == move[node] ^ 1:
@@ -153,7 +152,6 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
             board[target] = tile
             board[blank] = 0
             position[tile] = target
-            n_children += 1
         if bpmx:
             for direction in range(N_DIRECTIONS):
                 if child_h[direction] - 1 > node_h:
