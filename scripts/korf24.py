@@ -1,0 +1,89 @@
+"""korf24.py -- the N easiest of Korf & Felner's 50 24-puzzle instances, solved with the chosen tables.
+
+Orders data/korf24-50.txt by the published effort (data/korf24-50-expansions.txt: nodes
+expanded with 6-6-6-6 and reflection, Korf & Felner 2002), takes the --easiest N (default
+10), builds the tables the configuration needs into data/pdbs/ once (Korf & Felner's 6-6-6-6
+partition, plain or with --zero-aware; the build time is printed, not counted) and solves them
+with IDA*, the reflected lookup and BPMX as --bpmx says, on --jobs worker processes
+(solve_batch: every solution replayed, every length checked against the published optimum).
+Rows go to results/korf24/easiest-N-<tables>.csv; rerunning resumes from the rows already
+there. Prints per instance the published and our nodes expanded and seconds, then the totals
+and the wall time, and writes results/korf24/easiest-N-<tables>-summary.csv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+from bench_compression import pdb_file
+
+from pdb_build.partitions import preset
+from pdb_build.store import PLAIN, ZERO_AWARE, default_file_name
+from solvers.atomic import write_csv
+from solvers.batch import solve_batch
+from solvers.heuristics import from_spec
+from solvers.instances import load_instances
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def published_effort() -> list[int]:
+    lines = (ROOT / "data" / "korf24-50-expansions.txt").read_text().splitlines()
+    return [int(line) for line in lines if line.strip() and not line.startswith("#")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--easiest", type=int, default=10, help="how many of the 50, easiest first (default 10)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--zero-aware", action="store_true", help="zero-aware 6-6-6-6 tables instead of plain ones")
+    parser.add_argument("--bpmx", choices=("auto", "on", "off"), default="auto")
+    args = parser.parse_args()
+    if not 1 <= args.easiest <= 50:
+        parser.error("--easiest takes 1 to 50")
+    puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
+    effort = published_effort()
+    chosen = sorted(instances, key=lambda i: effort[i.number - 1])[: args.easiest]
+    kind = ZERO_AWARE if args.zero_aware else PLAIN
+    partition = preset(puzzle, "6-6-6-6")
+    missing = not (ROOT / "data" / "pdbs" / default_file_name(puzzle, partition, table_kind=kind)).exists()
+    began = time.perf_counter()
+    path = pdb_file(puzzle, partition, kind, "none")
+    if missing:
+        print(f"built {path} in {time.perf_counter() - began:.1f} s")
+    heuristic = from_spec(puzzle, f"pdb:{path}+reflect")
+    out = ROOT / "results" / "korf24" / f"easiest-{args.easiest}-{kind}.csv"
+    bpmx = None if args.bpmx == "auto" else args.bpmx == "on"
+    print(f"the {len(chosen)} easiest of Korf & Felner's 50 by published effort, IDA* + {heuristic.name}, "
+          f"{args.jobs} processes -> {out}", flush=True)
+    summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, bpmx=bpmx, progress=sys.stderr.isatty(),
+                          report=lambda line: print(line, file=sys.stderr))
+    with out.open() as handle:
+        rows = {int(r["id"]): r for r in csv.DictReader(handle)}
+    table = []
+    print(f"{'#':>3} {'length':>6} {'published expanded':>19} {'ours expanded':>15} {'ratio':>6} {'seconds':>9}")
+    for instance in chosen:
+        row = rows[instance.number]
+        expanded = int(row["nodes_expanded"])
+        table.append({"instance": instance.number, "length": row["length"], "status": row["status"],
+                      "published_expanded": effort[instance.number - 1], "nodes_expanded": expanded,
+                      "nodes_generated": int(row["nodes_generated"]), "seconds": float(row["seconds"]),
+                      "heuristic": row["heuristic"], "bpmx": row["bpmx"]})
+        print(f"{instance.number:>3} {row['length']:>6} {effort[instance.number - 1]:>19,} {expanded:>15,} "
+              f"{expanded / effort[instance.number - 1]:>6.2f} {float(row['seconds']):>9.1f}")
+    print("\n".join(summary.lines()))
+    total = sum(r["nodes_expanded"] for r in table)
+    published = sum(r["published_expanded"] for r in table)
+    print(f"nodes expanded: ours {total:,}, published {published:,} ({total / published:.2f}x); "
+          f"{summary.wall_seconds:.1f} s wall for this run ({time.strftime('%Y-%m-%d')})")
+    write_csv(out.with_name(out.stem + "-summary.csv"), table)
+    return 1 if summary.mismatches or summary.n_solved != len(chosen) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
