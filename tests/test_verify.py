@@ -189,9 +189,9 @@ def test_a_changed_entry_with_a_fresh_checksum_fails_and_is_named(built_file, tm
 
 def test_every_entry_of_a_plain_table_changed_by_two_fails(built_file):
     """Rules 1-5 let some entries changed by two pass (their neighbours hide it); rule 6, the
-    minimum over regions of the verified exact zero-aware distances, catches every one: each
-    entry of the 3x3 4-4 tables raised by two, and lowered by two where it stays positive,
-    against the brute-force table of tests/naive.py."""
+    minimum over regions of the verified exact zero-aware distances, catches every one tried:
+    every seventh entry of the 3x3 4-4 tables (the brute-force tables of tests/naive.py) raised
+    by two, and lowered by two where it stays positive."""
     puzzle = Puzzle(3, 3)
     graph = placement_graph(puzzle, 4)
     hidden_by_rules_1_to_5 = 0
