@@ -25,7 +25,7 @@ from pdb_build.store import default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.heuristics import from_spec, pdb_heuristic
-from solvers.instances import load_instances
+from solvers.instances import load_instances, published_counts
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +44,7 @@ def heuristic_for(puzzle, partition_name, reflect, name):
 
 
 def manhattan_comparison(csv_path: Path) -> str:
-    published = [int(x) for x in (ROOT / "data" / "korf100-manhattan-nodes.txt").read_text().split() if x.isdigit()]
+    published = published_counts("korf100-manhattan-nodes")
     rows = list(csv.DictReader(csv_path.open()))
     ours = [int(r["nodes_generated"]) for r in rows]
     theirs = [published[int(r["id"]) - 1] for r in rows]

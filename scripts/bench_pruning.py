@@ -16,16 +16,11 @@ import time
 from pathlib import Path
 
 from solvers.atomic import write_csv
-from solvers.instances import load_instances
+from solvers.instances import load_instances, published_counts
 from solvers.search.move_pruning import PRUNE_MODES
 from solvers.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def korf_nodes() -> list[int]:
-    lines = (ROOT / "data" / "korf100-manhattan-nodes.txt").read_text().splitlines()
-    return [int(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
 def main() -> int:
@@ -37,7 +32,7 @@ def main() -> int:
     args = parser.parse_args()
     puzzle, instances = load_instances(ROOT / "data" / "korf100.txt")
     instances = instances[: args.first]
-    published = korf_nodes()
+    published = published_counts("korf100-manhattan-nodes")
     modes = args.prune or ["parent", "fsm"]
     for mode in modes:  # warm up: compile (or load) the kernels and build the automata before timing
         solve(puzzle, puzzle.replay(puzzle.goal, "RDLU"), "ida", args.heuristic, prune=mode)

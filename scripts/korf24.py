@@ -27,14 +27,9 @@ from pdb_build.store import PLAIN, ZERO_AWARE, default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.heuristics import from_spec
-from solvers.instances import load_instances
+from solvers.instances import load_instances, published_counts
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def published_effort() -> list[int]:
-    lines = (ROOT / "data" / "korf24-50-expansions.txt").read_text().splitlines()
-    return [int(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
 def main() -> int:
@@ -47,7 +42,7 @@ def main() -> int:
     if not 1 <= args.easiest <= 50:
         parser.error("--easiest takes 1 to 50")
     puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
-    effort = published_effort()
+    effort = published_counts("korf24-50-expansions")
     chosen = sorted(instances, key=lambda i: effort[i.number - 1])[: args.easiest]
     kind = ZERO_AWARE if args.zero_aware else PLAIN
     partition = preset(puzzle, "6-6-6-6")

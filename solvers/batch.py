@@ -37,7 +37,7 @@ from solvers.puzzle import Puzzle, PuzzleError, SolutionError
 from solvers.search.depth_first import uses_bpmx
 from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.result import SOLVED, SearchResult, checked_start
-from solvers.solve import solve
+from solvers.solve import INFORMED, solve
 
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
@@ -86,7 +86,7 @@ def run_settings(algorithm: str, heuristic: Heuristic, search: dict) -> dict:
                 "full_last_iteration": "", "bpmx": ""}
     if algorithm == "ida":
         settings.update(prune=search["prune"], full_last_iteration="yes" if search["full_last_iteration"] else "no")
-    if algorithm in ("ida", "astar"):
+    if algorithm in INFORMED:
         settings.update(bpmx="yes" if uses_bpmx(heuristic, search.get("bpmx")) else "no")
     return settings
 
@@ -276,7 +276,7 @@ def solve_batch(
             options.update(prune=prune or DEFAULT_PRUNE, full_last_iteration=full_last_iteration)
         elif prune is not None or full_last_iteration:
             raise InputError(f"move pruning and the full last iteration apply to ida only, not to {algorithm}")
-        if algorithm in ("ida", "astar"):
+        if algorithm in INFORMED:
             options.update(bpmx=bpmx)
         elif bpmx:
             raise InputError(f"BPMX applies to ida and astar only, not to {algorithm}")

@@ -43,6 +43,13 @@ def packaged_sets() -> list[str]:
     )
 
 
+def published_counts(name: str) -> list[int]:
+    """The node counts of a shipped data file of published counts (`korf100-manhattan-nodes`,
+    `korf24-50-expansions`): one per instance, in the instance file's order; comments skipped."""
+    lines = (data_folder() / f"{name}.txt").read_text().splitlines()
+    return [int(line) for line in lines if line.strip() and not line.startswith("#")]
+
+
 def instance_path(source: str | Path) -> Path:
     """The file `source` names: itself if it exists, else the packaged set of that name (e.g. "korf100")."""
     path = Path(source)

@@ -79,3 +79,11 @@ def test_the_unpacked_wheel_finds_its_data_outside_the_checkout(wheel, tmp_path)
     assert folder == str(site / "tilepdb_data")
     assert (len(patterns), sets, n_korf) == (2, ["hardest8-31", "korf100", "korf24-50", "random15-1000"], 100)
     assert f"Presets are read from {site / 'tilepdb_data' / 'partitions'}." in epilog
+
+
+def test_published_counts_have_one_count_per_instance():
+    from solvers.instances import published_counts
+
+    korf = published_counts("korf100-manhattan-nodes")
+    assert len(korf) == 100 and sum(korf) == 36_302_808_031  # the total in the file's header (Korf 1985)
+    assert len(published_counts("korf24-50-expansions")) == 50
