@@ -68,6 +68,17 @@ def preset(puzzle: Puzzle, name: str) -> Partition:
     return Partition(name, tuple(patterns))
 
 
+def catalogue(puzzle: Puzzle, name: str) -> tuple[Partition, ...]:
+    """The partitions of the catalogue `data/partitions/catalogue-<RxC>-<name>.txt`: comment
+    lines, then one preset name per line (a heuristic takes the maximum over them)."""
+    path = preset_folder() / f"catalogue-{puzzle.board}-{name}.txt"
+    if not path.is_file():
+        names = sorted(p.stem.split("-", 2)[2] for p in preset_folder().glob(f"catalogue-{puzzle.board}-*.txt"))
+        raise InputError(f"unknown catalogue {name!r} for {puzzle.board}; catalogues: {', '.join(names) or 'none'}")
+    lines = [line.strip() for line in path.read_text().splitlines()]
+    return tuple(preset(puzzle, line) for line in lines if line and not line.startswith("#"))
+
+
 def custom(puzzle: Puzzle, pattern_texts: list[str]) -> Partition:
     """A partition from texts such as "1,2,3" (one per pattern), validated for this puzzle."""
     patterns = []

@@ -44,6 +44,7 @@ from pdb_build.abstraction import region_layout
 from pdb_build.bfs import BuiltTable, table_stats
 from pdb_build.compress import NONE, Compression, check_compressible, compress, parse_compression
 from pdb_build.partitions import Partition, check_patterns
+from pdb_build.pages import table_memory
 from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
 from solvers.atomic import atomic_target
 from solvers.errors import InputError
@@ -304,7 +305,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     else:
         blocks = [n_placements(stored.n_cells, len(p)) // math.factorial(len(p)) for p in patterns]
     sizes = [compression.stored_bytes(b, math.factorial(len(p))) for b, p in zip(blocks, patterns)]
-    buffer = np.empty(sum(sizes), dtype=np.uint8)
+    buffer = table_memory(sum(sizes))
     tables, checksums = [], []
     for number, (pattern, size) in enumerate(zip(patterns, sizes)):
         dataset = handle[f"pattern_{number}"]

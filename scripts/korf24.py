@@ -2,13 +2,15 @@
 
 Orders data/korf24-50.txt by the published effort (data/korf24-50-expansions.txt: nodes
 expanded with 6-6-6-6 and reflection, Korf & Felner 2002), takes the --easiest N (default
-10), builds the tables the configuration needs into data/pdbs/ once (Korf & Felner's 6-6-6-6
-partition, plain or with --zero-aware; the build time is printed, not counted) and solves them
-with IDA*, the reflected lookup and BPMX as --bpmx says, on --jobs worker processes
-(solve_batch: every solution replayed, every length checked against the published optimum).
-Rows go to results/korf24/easiest-N-<tables>.csv; rerunning resumes from the rows already
-there. Prints per instance the published and our nodes expanded and seconds, then the totals
-and the wall time, and writes results/korf24/easiest-N-<tables>-summary.csv.
+10), builds the tables the configuration needs into data/pdbs/ once (--partitions: 5x5
+presets of data/partitions/, comma-separated, or catalogue:NAME for the presets a catalogue
+file lists; default Korf & Felner's 6-6-6-6; plain tables, or zero-aware with --zero-aware;
+the build time is printed, not counted) and solves them with IDA*, h the maximum over the
+partitions each read with the reflected lookup, BPMX as --bpmx says, on --jobs worker
+processes (solve_batch: every solution replayed, every length checked against the published
+optimum). Rows go to results/korf24/easiest-N-<tables>[-<partitions>].csv; rerunning resumes
+from the rows already there. Prints per instance the published and our nodes expanded and
+seconds, then the totals and the wall time, and writes ...-summary.csv beside the rows.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from bench_compression import pdb_file
 
-from pdb_build.partitions import preset
+from pdb_build.partitions import catalogue, preset
 from pdb_build.store import PLAIN, ZERO_AWARE, default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
@@ -36,7 +38,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--easiest", type=int, default=10, help="how many of the 50, easiest first (default 10)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--zero-aware", action="store_true", help="zero-aware 6-6-6-6 tables instead of plain ones")
+    add_table_options(parser)
     parser.add_argument("--bpmx", choices=("auto", "on", "off"), default="auto")
     args = parser.parse_args()
     if not 1 <= args.easiest <= 50:
@@ -44,19 +46,14 @@ def main() -> int:
     puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
     effort = published_counts("korf24-50-expansions")
     chosen = sorted(instances, key=lambda i: effort[i.number - 1])[: args.easiest]
-    kind = ZERO_AWARE if args.zero_aware else PLAIN
-    partition = preset(puzzle, "6-6-6-6")
-    missing = not (ROOT / "data" / "pdbs" / default_file_name(puzzle, partition, table_kind=kind)).exists()
-    began = time.perf_counter()
-    path = pdb_file(puzzle, partition, kind, "none")
-    if missing:
-        print(f"built {path} in {time.perf_counter() - began:.1f} s")
-    heuristic = from_spec(puzzle, f"pdb:{path}+reflect")
-    out = ROOT / "results" / "korf24" / f"easiest-{args.easiest}-{kind}.csv"
+    spec, tables = configured_spec(puzzle, args)
+    heuristic = from_spec(puzzle, spec)
+    out = ROOT / "results" / "korf24" / f"easiest-{args.easiest}-{tables}.csv"
     bpmx = None if args.bpmx == "auto" else args.bpmx == "on"
     print(f"the {len(chosen)} easiest of Korf & Felner's 50 by published effort, IDA* + {heuristic.name}, "
           f"{args.jobs} processes -> {out}", flush=True)
-    summary = solve_batch(puzzle, chosen, heuristic, out, jobs=args.jobs, bpmx=bpmx, progress=sys.stderr.isatty(),
+    hardest_first = chosen[::-1]  # the longest searches start first, so no worker is left alone at the end
+    summary = solve_batch(puzzle, hardest_first, heuristic, out, jobs=args.jobs, bpmx=bpmx, progress=sys.stderr.isatty(),
                           report=lambda line: print(line, file=sys.stderr))
     with out.open() as handle:
         rows = {int(r["id"]): r for r in csv.DictReader(handle)}
@@ -78,6 +75,38 @@ def main() -> int:
           f"{summary.wall_seconds:.1f} s wall for this run ({time.strftime('%Y-%m-%d')})")
     write_csv(out.with_name(out.stem + "-summary.csv"), table)
     return 1 if summary.mismatches or summary.n_solved != len(chosen) else 0
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """--partitions and --zero-aware, the configuration of the heuristic (configured_spec)."""
+    parser.add_argument("--partitions", default="6-6-6-6",
+                        help="5x5 presets, comma-separated, or catalogue:NAME (default 6-6-6-6)")
+    parser.add_argument("--zero-aware", action="store_true", help="zero-aware tables instead of plain ones")
+
+
+def configured_spec(puzzle, args) -> tuple[str, str]:
+    """(heuristic spec, name of the configuration) of --partitions and --zero-aware: the maximum
+    over the partitions, each with the reflected lookup; missing tables are built first (into
+    data/pdbs/, their build time printed). The name is the table kind, then the partitions
+    unless they are the default 6-6-6-6 (e.g. "zero-aware", "plain-small")."""
+    kind = ZERO_AWARE if args.zero_aware else PLAIN
+    lookups = []
+    for partition in _partitions(puzzle, args.partitions):
+        missing = not (ROOT / "data" / "pdbs" / default_file_name(puzzle, partition, table_kind=kind)).exists()
+        began = time.perf_counter()
+        path = pdb_file(puzzle, partition, kind, "none")
+        if missing:
+            print(f"built {path} in {time.perf_counter() - began:.1f} s", flush=True)
+        lookups.append(f"pdb:{path}+reflect")
+    named = "" if args.partitions == "6-6-6-6" else "-" + args.partitions.replace("catalogue:", "").replace(",", "+")
+    return (lookups[0] if len(lookups) == 1 else f"max({', '.join(lookups)})"), kind + named
+
+
+def _partitions(puzzle, text: str) -> tuple:
+    """The partitions --partitions names: presets, comma-separated, or catalogue:NAME."""
+    if text.startswith("catalogue:"):
+        return catalogue(puzzle, text.split(":", 1)[1])
+    return tuple(preset(puzzle, name.strip()) for name in text.split(","))
 
 
 if __name__ == "__main__":

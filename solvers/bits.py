@@ -1,4 +1,4 @@
-"""bits.py -- bit counts on 64-bit masks for kernels: one machine instruction when compiled,
+"""bits.py -- bit scans and counts on 64-bit masks for kernels: one machine instruction when compiled,
 plain Python when numba's JIT is disabled (NUMBA_DISABLE_JIT=1, for stepping and coverage).
 
 Each function here is an ordinary Python function that kernels call; numba compiles calls to
@@ -33,4 +33,24 @@ def _cttz(typing_context, mask):
 def _trailing_zeros_compiled(mask):
     if isinstance(mask, types.Integer) and mask.bitwidth == 64:
         return lambda mask: _cttz(mask)
+    return None
+
+
+def bit_count(mask):
+    """How many bits of the 64-bit integer `mask` are set (one popcnt instruction when compiled)."""
+    return bin(int(mask) & WORD).count("1")
+
+
+@intrinsic
+def _ctpop(typing_context, mask):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return mask(mask), codegen
+
+
+@overload(bit_count)
+def _bit_count_compiled(mask):
+    if isinstance(mask, types.Integer) and mask.bitwidth == 64:
+        return lambda mask: _ctpop(mask)
     return None

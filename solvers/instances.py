@@ -50,6 +50,19 @@ def published_counts(name: str) -> list[int]:
     return [int(line) for line in lines if line.strip() and not line.startswith("#")]
 
 
+def published_columns(name: str) -> dict[str, list[int]]:
+    """The columns of a shipped data file of published counts with several per instance
+    (`korf24-50-c-solver-expansions`): named by its `# columns:` comment line, each a list
+    in the instance file's order."""
+    lines = (data_folder() / f"{name}.txt").read_text().splitlines()
+    header = next((line for line in lines if line.startswith("# columns:")), None)
+    if header is None:
+        raise InputError(f"{name}.txt has no '# columns:' line")
+    names = header.split(":", 1)[1].split()
+    rows = [line.split() for line in lines if line.strip() and not line.startswith("#")]
+    return {column: [int(row[i]) for row in rows] for i, column in enumerate(names)}
+
+
 def instance_path(source: str | Path) -> Path:
     """The file `source` names: itself if it exists, else the packaged set of that name (e.g. "korf100")."""
     path = Path(source)

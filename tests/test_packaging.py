@@ -87,3 +87,18 @@ def test_published_counts_have_one_count_per_instance():
     korf = published_counts("korf100-manhattan-nodes")
     assert len(korf) == 100 and sum(korf) == 36_302_808_031  # the total in the file's header (Korf 1985)
     assert len(published_counts("korf24-50-expansions")) == 50
+
+
+def test_published_columns_name_the_c_solvers_counts_per_instance():
+    from solvers.instances import load_instances, published_columns, published_counts
+
+    columns = published_columns("korf24-50-c-solver-expansions")
+    assert columns["instance"] == list(range(1, 51))
+    _, instances = load_instances("korf24-50")
+    assert columns["optimal_length"] == [i.optimal for i in instances]
+    # the totals for the 20 easiest by Korf & Felner's published effort: 5.7e10, 3.7e10, 1.4e10
+    effort = published_counts("korf24-50-expansions")
+    easiest = sorted(range(50), key=lambda i: effort[i])[:20]
+    totals = [sum(columns[name][i] for i in easiest) for name in ("kf-additive", "kf-zero-aware", "small-zero-aware")]
+    assert [round(t / 1e10, 1) for t in totals] == [5.7, 3.7, 1.4]
+

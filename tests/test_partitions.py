@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pdb_build.partitions import custom, preset, preset_names
+from pdb_build.partitions import catalogue, custom, preset, preset_names
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 
@@ -71,3 +71,20 @@ def test_custom_patterns_are_validated():
     ]:
         with pytest.raises(InputError, match=message):
             custom(puzzle, texts)
+
+
+def test_the_small_catalogue_is_clausecker_and_reinefelds_seven_partitions():
+    # Clausecker & Reinefeld 2019, catalogues/small-t.cat: seven 6-6-6-6 partitions (the
+    # transposes come from the reflected lookup); the first is Korf & Felner's, 18 patterns in all
+    puzzle = Puzzle(5, 5, list(range(25)))
+    partitions = catalogue(puzzle, "small")
+    assert len(partitions) == 7 == len({p.patterns for p in partitions})
+    assert partitions[0] == preset(puzzle, "6-6-6-6")
+    for partition in partitions:
+        assert sorted(t for p in partition.patterns for t in p) == list(range(1, 25))
+        assert [len(p) for p in partition.patterns] == [6, 6, 6, 6]
+    assert len({p for partition in partitions for p in partition.patterns}) == 18
+    assert partitions[5].patterns == ((1, 2, 5, 6, 10, 11), (3, 4, 9, 14, 19, 24), (7, 8, 12, 13, 18, 23),
+                                      (15, 16, 17, 20, 21, 22))
+    with pytest.raises(InputError, match="unknown catalogue 'big' for 5x5; catalogues: small"):
+        catalogue(puzzle, "big")

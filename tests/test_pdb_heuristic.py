@@ -70,6 +70,20 @@ def test_sum_reflection_and_max_equal_naive_lookups_and_are_admissible(files):
     assert (reflected >= plain).all() and reflected.mean() > plain.mean()
 
 
+def test_files_that_share_a_pattern_share_its_table_and_give_the_same_values(files, tmp_path):
+    # a catalogue of partitions repeats patterns: one table per (pattern, kind, checksum) in memory
+    puzzle, paths = files
+    other, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2,5", "3,4", "6,7,8"])), tmp_path / "3-2-3.h5")
+    states = np.array(list(distances(3, 3, BLANK_FIRST_3X3)), dtype=np.uint8)
+    merged = from_spec(puzzle, f"max(pdb:{paths['3-3-2']}+reflect, pdb:{other}+reflect)")
+    apart = [from_spec(puzzle, f"pdb:{path}+reflect").evaluate_many(states) for path in (paths["3-3-2"], other)]
+    assert np.array_equal(merged.evaluate_many(states), np.maximum(*apart))
+    sizes = {p: t.size for path in (paths["3-3-2"], other) for p, t in zip(
+        load_partition(path, puzzle).partition.patterns, load_partition(path, puzzle).tables)}
+    assert len(sizes) == 5  # (1,2,5) is in both files
+    assert merged.terms[0].data.tables.size == sum(sizes.values())
+
+
 @pytest.mark.parametrize("spec", ["4-4", "4-4+reflect"])
 def test_pdb_ida_counts_equal_a_naive_ida_with_the_same_heuristic(files, spec):
     puzzle, paths = files

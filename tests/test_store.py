@@ -147,3 +147,13 @@ def test_an_unknown_codec_is_refused_before_building(tmp_path):
     with pytest.raises(InputError, match="unknown codec 'lz4'; choose one of zstd, gzip, none"):
         build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4")), tmp_path / "x.h5", codec="lz4")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_table_memory_is_zeroed_writable_and_exactly_sized():
+    from pdb_build.pages import table_memory
+
+    for n_bytes in (1, 3 << 20, (2 << 20) + 5):
+        table = table_memory(n_bytes)
+        assert table.shape == (n_bytes,) and table.dtype == np.uint8 and not table.any()
+        table[-1] = 7
+        assert table[-1] == 7

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from solvers.heuristics import Heuristic
-from solvers.heuristics.dispatch import h_child, h_start
+from solvers.heuristics.dispatch import h_child_at_least, h_start
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.search.interrupt import interruptible
@@ -57,7 +57,10 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     bound. Both rules keep h admissible on a graph of unit
     edges, and neither changes anything with a consistent heuristic. Returns (outcome, length,
     next_bound, nodes_expanded, nodes_generated, bpmx_raises, bpmx_cutoffs), where next_bound
-    is the smallest f above `bound` that was cut off (NO_BOUND if none).
+    is the smallest f above `bound` that was cut off (NO_BOUND if none). Without BPMX a child's
+    h is asked only up to the value that cuts it off without lowering next_bound
+    (dispatch.h_child_at_least): a maximum over lookups stops at the first one that cuts it,
+    and every count and bound stays that of the exact h.
     """
     capacity = bound + 2
     next_move = np.zeros(capacity, dtype=np.int8)
@@ -111,7 +114,10 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         board[blank] = tile
         board[target] = 0
         position[tile] = blank
-        h = h_child(leaves, board, position, scratch, depth, tile, target, blank)
+        # h is needed only below the value that cuts the child and keeps next_bound; BPMX raises
+        # the parent by the child's exact h (one call either way: two cost reference counting)
+        enough = max(bound - depth, next_bound - depth - 1) if bpmx is None else NO_BOUND
+        h = h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, enough)
         generated += 1
         if bpmx is not None:
             if h < h_of[depth] - 1:
