@@ -19,7 +19,10 @@ HUGE_PAGE = 2 << 20
 def table_memory(n_bytes: int) -> np.ndarray:
     """A writable, zero-filled uint8 array of `n_bytes`, advised to live on huge pages."""
     size = max(HUGE_PAGE, -(-n_bytes // HUGE_PAGE) * HUGE_PAGE)
-    mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MAP_PRIVATE"):  # POSIX: private, so that transparent huge pages apply
+        mapping = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    else:  # Windows: anonymous memory, ordinary pages
+        mapping = mmap.mmap(-1, size)
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if advice is not None:
         try:

@@ -62,6 +62,8 @@ def main() -> int:
                         help="instances predicted to need more CPU hours than this are split into subtrees")
     add_table_options(parser)
     args = parser.parse_args()
+    if not 1 <= args.easiest <= 50:
+        parser.error("--easiest takes 1 to 50")
     puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
     effort = published_counts("korf24-50-expansions")
     chosen = sorted(instances, key=lambda i: effort[i.number - 1])[: args.easiest]
@@ -70,7 +72,7 @@ def main() -> int:
     print(f"predicting {len(chosen)} instances, {args.probes:,} probes per pass, IDA* + {_WORK['heuristic'].name}",
           flush=True)
     began = time.perf_counter()
-    _predict(chosen[0])  # compile once before the workers fork
+    predict_ida(puzzle, chosen[0].start, _WORK["heuristic"], chosen[0].optimal, n_probes=1)  # compile before forking
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         predictions = dict(pool.imap_unordered(_predict, chosen))
     predict_seconds = time.perf_counter() - began

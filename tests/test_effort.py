@@ -49,6 +49,9 @@ def test_iteration_bounds_and_bad_lengths():
     assert iteration_bounds(65, 81) == [65, 67, 69, 71, 73, 75, 77, 79, 81]
     assert iteration_bounds(40, 41) == [40, 41]
     assert iteration_bounds(7, 7) == [7]
+    assert iteration_bounds(0, 4, step=1) == [0, 1, 2, 3, 4]  # e.g. Hamming, which may not change at a move
+    with pytest.raises(InputError, match="1 or 2"):
+        iteration_bounds(0, 4, step=3)
     with pytest.raises(InputError, match="shorter than h"):
         iteration_bounds(10, 8)
     puzzle = Puzzle(3, 3, goal=np.array(GOAL, dtype=np.uint8))

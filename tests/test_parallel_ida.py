@@ -66,3 +66,18 @@ def test_with_a_full_last_iteration_the_parallel_search_is_the_sequential_one(pr
                                      full_last_iteration=True)
         assert parallel.length == exact[states[i]]
         assert (parallel.moves, _counters(parallel)) == (sequential.moves, _counters(sequential))
+
+
+def test_cluster_tasks_group_small_work_items_to_a_minimum_size():
+    from solvers.search.parallel_ida import task_groups
+
+    predicted = np.array([50, 5, 30, 0, 10, 5, 1])
+    order = [0, 2, 4, 1, 5, 6, 3]  # largest first
+    assert task_groups(order, predicted, 0) == [[i] for i in order]  # threads: one item a task
+    assert task_groups(order, predicted, 20) == [[0], [2], [4, 1, 5], [6, 3]]
+    assert task_groups(order, predicted, 1000) == [[0, 2, 4, 1, 5, 6], [3]]  # the whole (101) in one, then the rest
+    assert task_groups(order, predicted, 1000, min_groups=2) == [[0], [2, 4, 1, 5], [6, 3]]  # groups of 101 // 2
+    assert task_groups([], predicted, 20) == []
+    groups = task_groups(order, predicted, 20)
+    assert sorted(i for g in groups for i in g) == sorted(order)
+    assert all(predicted[g].sum() >= 20 for g in groups[:-1])

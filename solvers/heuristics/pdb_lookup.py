@@ -34,7 +34,10 @@ files whose patterns are disjoint merges them into one lookup.
 The kernels rank placements exactly as pdb_build/ranking.py does, without allocating, in one
 pass over a pattern's tiles from the last: the order's Lehmer digit of a tile is the number of
 later tiles' cells below its own, and the map rank comes from the cells' bit mask. Scratch:
-one column per instance; a move changes only the instances of the moved tile's patterns.
+one column per instance, then one for the lookup that gave the maximum; a move changes only
+the instances of the moved tile's patterns. A child's lookups are read from the parent's
+maximal lookup on, and IDA* stops them at the first that cuts the child off
+(`child_at_least`): with a maximum over many lookups most cut-off children cost one lookup.
 """
 
 from __future__ import annotations
@@ -245,7 +248,7 @@ def _term(puzzle, databases, lookups, name, spec, random=False) -> PdbTerm:
         keys = np.random.default_rng(ZOBRIST_SEED).integers(0, 1 << 62, puzzle.n_cells ** 2, dtype=np.int64)
         data = (RandomPdbLookups if isinstance(data, PdbLookups) else RandomPackedLookups)(*data, keys)
     provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
-    return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern), provenance,
+    return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern) + 1, provenance,
                    consistent=not random and _consistent(databases, lookups), databases=databases, lookups=lookups,
                    random=random)
 
@@ -407,6 +410,21 @@ def _combine(lookup_start, scratch, row, column):
 
 
 @inline_kernel
+def _combine_and_mark(lookup_start, scratch, row, column):
+    """_combine, and the first lookup that gives the maximum written after the instances'
+    columns (the lookup a child tries first: the one most likely to cut it off)."""
+    best = 0
+    best_lookup = 0
+    for lookup in range(lookup_start.shape[0] - 1):
+        total = _lookup_total(lookup, lookup_start, scratch, row, column)
+        if total > best:
+            best = total
+            best_lookup = lookup
+    scratch[row, column + lookup_start[lookup_start.shape[0] - 1]] = best_lookup
+    return best
+
+
+@inline_kernel
 def _lookup_total(lookup, lookup_start, scratch, row, column):
     """The sum of `lookup`'s instances' values in scratch[row]."""
     total = 0
@@ -450,7 +468,7 @@ def _plain_lookups_start(scratch, row, column, position, tables, table_offset, p
             scratch[row, column + instance] = _plain_value(
                 instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
                 binomials, instance_pattern, lookup_tile, lookup_cell)
-    return _combine(lookup_start, scratch, row, column)
+    return _combine_and_mark(lookup_start, scratch, row, column)
 
 
 @inline_kernel
@@ -471,19 +489,37 @@ def _plain_lookups_child(scratch, row, column, tile, position, tables, table_off
                          pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
                          affected, enough):
     """The maximum over the lookups after the move, each lookup re-reading the instance the
-    move changes; returns at the first lookup whose sum reaches `enough`."""
-    _copy_parent(scratch, row, column, instance_pattern.shape[0])
+    move changes, from the lookup that gave the parent's maximum on (_combine_and_mark);
+    returns at the first lookup whose sum reaches `enough`."""
+    n_instances = instance_pattern.shape[0]
+    _copy_parent(scratch, row, column, n_instances)
+    n_lookups = affected.shape[0]
+    lookup = _first_lookup(scratch, row, column, n_instances, n_lookups)
     best = 0
-    lookup = 0
-    while lookup < affected.shape[0] and best < enough:  # a loop without a return inside: 2.6x faster compiled
+    best_lookup = lookup
+    tried = 0
+    while tried < n_lookups and best < enough:  # a loop without a return inside: 2.6x faster compiled
         instance = affected[lookup, tile]
         if instance >= 0:
             scratch[row + 1, column + instance] = _plain_value(
                 instance, lookup, position, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
                 binomials, instance_pattern, lookup_tile, lookup_cell)
-        best = max(best, _lookup_total(lookup, lookup_start, scratch, row + 1, column))
-        lookup += 1
+        total = _lookup_total(lookup, lookup_start, scratch, row + 1, column)
+        if total > best:
+            best = total
+            best_lookup = lookup
+        tried += 1
+        lookup = lookup + 1 if lookup + 1 < n_lookups else 0
+    scratch[row + 1, column + n_instances] = best_lookup
     return best
+
+
+@inline_kernel
+def _first_lookup(scratch, row, column, n_instances, n_lookups):
+    """The lookup that gave the maximum at scratch[row] (0 if it names none of the first
+    `n_lookups`)."""
+    first = scratch[row, column + n_instances]
+    return first if 0 <= first < n_lookups else 0
 
 
 register_kind(PdbLookups, _plain_start, _plain_child, _plain_child_at_least)
@@ -636,7 +672,7 @@ def _packed_lookups_start(scratch, row, column, position, tables, table_offset, 
                  pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
                  pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start, region_of_cell,
                  pattern_merge_shift, pattern_entry_shift, pattern_delta, goal_cell, goal_blank, neighbours, colour)
-    return _combine(lookup_start, scratch, row, column)
+    return _combine_and_mark(lookup_start, scratch, row, column)
 
 
 @inline_kernel
@@ -684,12 +720,16 @@ def _packed_update(scratch, row, column, tile, position, blank, n_lookups, table
                    region_of_cell, pattern_merge_shift, pattern_entry_shift, pattern_delta, enough):
     """Copy the parent's instances into scratch[row + 1], re-read those of the first
     `n_lookups` lookups that the move of `tile` changes (delta patterns decoded from the parent's
-    value), the blank now on `blank`, and return the maximum over those lookups; returns at the
-    first lookup whose sum reaches `enough` (the later ones not re-read)."""
-    _copy_parent(scratch, row, column, instance_pattern.shape[0])
+    value), the blank now on `blank`, and return the maximum over those lookups, read from the
+    lookup that gave the parent's maximum on; returns at the first lookup whose sum reaches
+    `enough` (the others not re-read)."""
+    n_instances = instance_pattern.shape[0]
+    _copy_parent(scratch, row, column, n_instances)
+    lookup = _first_lookup(scratch, row, column, n_instances, n_lookups)
     best = 0
-    lookup = 0
-    while lookup < n_lookups and best < enough:  # a loop without a return inside: 2.6x faster compiled
+    best_lookup = lookup
+    tried = 0
+    while tried < n_lookups and best < enough:  # a loop without a return inside: 2.6x faster compiled
         instance = affected[lookup, tile]
         if instance >= 0:
             stored = _packed_stored(
@@ -699,8 +739,13 @@ def _packed_update(scratch, row, column, tile, position, blank, n_lookups, table
                 pattern_entry_shift)
             scratch[row + 1, column + instance] = _decoded(stored, scratch[row, column + instance],
                                                            pattern_delta[instance_pattern[instance]])
-        best = max(best, _lookup_total(lookup, lookup_start, scratch, row + 1, column))
-        lookup += 1
+        total = _lookup_total(lookup, lookup_start, scratch, row + 1, column)
+        if total > best:
+            best = total
+            best_lookup = lookup
+        tried += 1
+        lookup = lookup + 1 if lookup + 1 < n_lookups else 0
+    scratch[row + 1, column + n_instances] = best_lookup
     return best
 
 

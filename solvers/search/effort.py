@@ -10,8 +10,8 @@ end; single probes vary a great deal (the product is large on the rare deep walk
 mean of few probes tends to fall short, which the standard error it comes with shows.
 
 IDA* runs one pass per bound: from h(start) up to the solution's length, in steps of two
-where the heuristic keeps the parity of f (every move changes g by 1 and h by an odd amount
-on a bipartite graph with a consistent heuristic). `predict_ida` sums the estimates of those
+where the heuristic keeps the parity of f (every move changes g by one and h by one: Manhattan,
+additive PDBs whose patterns hold every tile), else of one. `predict_ida` sums the estimates of those
 passes; the last one is estimated to its end, whereas IDA* stops it at the first solution,
 so a prediction is an upper estimate of what IDA* expands on an instance.
 
@@ -123,21 +123,26 @@ class EffortPrediction:
         return float(np.sqrt(sum(error * error for _, _, error in self.passes)))
 
 
-def iteration_bounds(initial_h: int, length: int) -> list[int]:
+def iteration_bounds(initial_h: int, length: int, step: int = 2) -> list[int]:
     """The bounds IDA* runs to reach a solution of `length` from h(start) = `initial_h`: the
-    first, then every bound of the solution's parity up to it."""
+    first, then with `step` 2 every bound of the solution's parity up to it (a heuristic that
+    changes by one at every move: Manhattan, or additive PDBs over every tile), with `step` 1
+    every bound (any other heuristic: then a prediction may count a pass that IDA* skips)."""
     if length < initial_h:
         raise InputError(f"a solution of {length} moves is shorter than h(start) = {initial_h}: "
                          "the heuristic is not admissible here, or the length is wrong")
-    first = initial_h + 1 + (length - initial_h - 1) % 2
-    return [initial_h] + list(range(first, length + 1, 2)) if length > initial_h else [initial_h]
+    if step not in (1, 2):
+        raise InputError(f"the step between IDA*'s bounds is 1 or 2, not {step}")
+    first = initial_h + 1 + (length - initial_h - 1) % step
+    return [initial_h] + list(range(first, length + 1, step)) if length > initial_h else [initial_h]
 
 
 def predict_ida(puzzle: Puzzle, start, heuristic: Heuristic, length: int, *, n_probes: int = 10_000,
-                seed: int = 1, prune: str = DEFAULT_PRUNE) -> EffortPrediction:
+                seed: int = 1, prune: str = DEFAULT_PRUNE, step: int = 2) -> EffortPrediction:
     """Knuth's estimate of the nodes IDA* with `heuristic` and move pruning `prune` expands on
     `start`, whose optimal solution has `length` moves (known, e.g. from the instance file):
-    `n_probes` probes per pass, the last pass estimated to its end (see the module docstring)."""
+    `n_probes` probes per pass, the passes those of `iteration_bounds(h(start), length, step)`,
+    the last estimated to its end (see the module docstring)."""
     board = puzzle.state(start, "start").copy()
     heuristic.check_for(puzzle)
     if n_probes < 1:
@@ -145,7 +150,7 @@ def predict_ida(puzzle: Puzzle, start, heuristic: Heuristic, length: int, *, n_p
     transitions = automaton(prune)
     probe = heuristic.kernel(_probes)
     passes = []
-    for number, bound in enumerate(iteration_bounds(heuristic(board), length)):
+    for number, bound in enumerate(iteration_bounds(heuristic(board), length, step)):
         mean, error = probe(board, bound, puzzle.neighbours, heuristic.leaves, heuristic.n_columns, transitions,
                             n_probes, seed + number)
         passes.append((bound, float(mean), float(error)))

@@ -51,6 +51,8 @@ from solvers.search.result import (
 
 WORK_ITEMS_PER_THREAD = 64
 MAX_SPLIT_DEPTH = 14
+MIN_TASK_NODES = 20_000_000  # a cluster task's predicted nodes at least: seconds of search beside its ~10 ms cost
+TASKS_PER_THREAD = 4  # ... unless an iteration would then make fewer tasks than this per thread
 
 
 @dataclass(frozen=True)
@@ -139,19 +141,19 @@ def parallel_ida_star(
     stop = np.zeros(1, dtype=np.uint8)
     search = (prune, full_last_iteration, applies_bpmx)
     if client is None:
-        pool = ThreadPoolExecutor(max_workers=threads)
+        pool, task_nodes = ThreadPoolExecutor(max_workers=threads), 0
 
-        def submit(node, bound):
-            return pool.submit(_subtree, puzzle, node, bound, heuristic, search, stop)
+        def submit(nodes, bound):
+            return pool.submit(_subtrees, puzzle, nodes, bound, heuristic, search, stop)
     else:
-        pool, recipe = ClusterExecutor(client), heuristic.recipe()
+        pool, recipe, task_nodes = ClusterExecutor(client), heuristic.recipe(), MIN_TASK_NODES
 
-        def submit(node, bound):
-            return pool.submit(_remote_subtree, puzzle, node, bound, recipe, search, pool.stop_name)
+        def submit(nodes, bound):
+            return pool.submit(_remote_subtrees, puzzle, nodes, bound, recipe, search, pool.stop_name)
     # threads see `stop`; the cluster's tasks are told by shutting its executor down
     timer = start_timer(stop, time_limit, then=None if client is None else partial(pool.shutdown, cancel_futures=True))
     try:
-        passes, solution, bpmx_counts = _iterations(top, depth, submit, stop, full_last_iteration)
+        passes, solution, bpmx_counts = _iterations(top, depth, submit, stop, full_last_iteration, task_nodes, threads)
     finally:
         stop.fill(1)  # on Ctrl-C too: the running kernels return within a fraction of a second
         pool.shutdown(cancel_futures=True)
@@ -171,15 +173,36 @@ def _why_stopped(time_limit: float | None) -> str:
     return "a subtree was stopped" if time_limit is None else f"time limit of {time_limit:g} s reached"
 
 
-def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_last_iteration: bool):
+def task_groups(order: list[int], predicted: np.ndarray, min_nodes: int, min_groups: int = 1) -> list[list[int]]:
+    """The work items `order` (largest first) cut into consecutive groups, one task each, of at
+    least `min_nodes` predicted nodes, or of 1/`min_groups` of the whole if that is less (the
+    last group may hold less): one item per group with `min_nodes` 0; the small items of an
+    iteration travel together, so that what a cluster task costs stays small beside its
+    search, while an iteration still makes `min_groups` tasks or more."""
+    min_nodes = min(min_nodes, int(predicted[order].sum()) // max(min_groups, 1)) if order else min_nodes
+    groups, current, size = [], [], 0
+    for i in order:
+        current.append(i)
+        size += int(predicted[i])
+        if size >= min_nodes:
+            groups.append(current)
+            current, size = [], 0
+    return groups + [current] if current else groups
+
+
+def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_last_iteration: bool,
+                task_nodes: int, threads: int):
     """Run iterations until one finds the goal or one is cut short; returns (passes, moves text or
     None, [BPMX raises, cutoffs] summed over the subtrees).
 
     Each iteration submits its live work items, the largest of the previous iteration first
-    (so that the last to finish are small ones), and stops the others when one finds the goal,
-    or, with `full_last_iteration`, lets them finish and takes the solution of the first item
-    in move order that found one. An iteration in which some subtree stopped early (time
-    limit) ends the search without a solution: its counters and next bound are incomplete.
+    (so that the last to finish are small ones), in tasks of at least `task_nodes` predicted
+    nodes (task_groups: the item's nodes in the previous iteration times the growth from the
+    iteration before; an item not searched before is a task of its own; at least
+    TASKS_PER_THREAD tasks per thread), and stops the others when one finds the goal, or, with
+    `full_last_iteration`, lets them finish and takes the solution of the first item in move
+    order that found one. An iteration in which some subtree stopped early (time limit) ends
+    the search without a solution: its counters and next bound are incomplete.
     """
     inner = [n for n in top if n.depth < depth]
     items = [n for n in top if n.depth == depth]
@@ -191,27 +214,29 @@ def _iterations(top: list[TopNode], depth: int, submit, stop: np.ndarray, full_l
         generated = sum(1 for n in top if n.depth > 0 and n.parent_path_f <= bound)
         next_bound = min((n.f for n in top if n.depth > 0 and n.parent_path_f <= bound < n.f), default=NO_BOUND)
         live = sorted((i for i, n in enumerate(items) if n.path_f <= bound), key=lambda i: -effort[i])
-        futures = {submit(items[i], bound): i for i in live}
+        growth = passes[-1].nodes_expanded / max(passes[-2].nodes_expanded, 1) if len(passes) > 1 else 1.0
+        predicted = np.where(effort > 0, effort * max(growth, 1.0), task_nodes)  # unknown: a task of its own
+        groups = task_groups(live, predicted, task_nodes, TASKS_PER_THREAD * threads)
+        futures = {submit([items[i] for i in group], bound): group for group in groups}
         found, complete = {}, True  # solutions by work item
         for future in as_completed(futures):
             if future.cancelled():  # the search is being stopped
                 complete = False
                 continue
-            outcome, moves, cut, n_expanded, n_generated, *bpmx_done = future.result()
-            bpmx_counts = [a + b for a, b in zip(bpmx_counts, bpmx_done)]
-            i = futures[future]
-            effort[i] = n_expanded
-            expanded += n_expanded
-            generated += n_generated
-            next_bound = min(next_bound, cut + depth if cut != NO_BOUND else NO_BOUND)
-            complete &= outcome in (EXHAUSTED, FOUND)
-            if outcome == FOUND:
-                found[i] = moves_to_text(np.array([*items[i].moves, *moves], dtype=np.int8))
-                if not full_last_iteration:
-                    stop.fill(1)
-                    for other in futures:
-                        other.cancel()
-                    break
+            for i, (outcome, moves, cut, n_expanded, n_generated, *bpmx_done) in zip(futures[future], future.result()):
+                bpmx_counts = [a + b for a, b in zip(bpmx_counts, bpmx_done)]
+                effort[i] = n_expanded
+                expanded += n_expanded
+                generated += n_generated
+                next_bound = min(next_bound, cut + depth if cut != NO_BOUND else NO_BOUND)
+                complete &= outcome in (EXHAUSTED, FOUND)
+                if outcome == FOUND:
+                    found[i] = moves_to_text(np.array([*items[i].moves, *moves], dtype=np.int8))
+            if found and not full_last_iteration:
+                stop.fill(1)
+                for other in futures:
+                    other.cancel()
+                break
         passes.append(Iteration(bound, expanded, generated))
         if found and (complete or not full_last_iteration):
             return passes, found[min(found)], bpmx_counts
@@ -232,11 +257,23 @@ def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, se
     return done.outcome, done.moves.tolist(), *done[2:]
 
 
-def _remote_subtree(puzzle: Puzzle, node: TopNode, bound: int, recipe: tuple, search: tuple[str, bool, bool],
-                    stop_name: str):
-    """`_subtree` in a task on a Dask worker: the heuristic rebuilt from its recipe (and the
+def _subtrees(puzzle: Puzzle, nodes: list[TopNode], bound: int, heuristic: Heuristic,
+              search: tuple[str, bool, bool], stop: np.ndarray) -> list[tuple]:
+    """`_subtree` below each of `nodes` in turn, their results in order; without
+    full_last_iteration the items after one that found the goal are left out."""
+    results = []
+    for node in nodes:
+        results.append(_subtree(puzzle, node, bound, heuristic, search, stop))
+        if results[-1][0] == FOUND and not search[1]:
+            break
+    return results
+
+
+def _remote_subtrees(puzzle: Puzzle, nodes: list[TopNode], bound: int, recipe: tuple,
+                     search: tuple[str, bool, bool], stop_name: str) -> list[tuple]:
+    """`_subtrees` in a task on a Dask worker: the heuristic rebuilt from its recipe (and the
     automaton built, both once per worker process), a stop flag of its own, set when the
     search's stop event is (the goal found elsewhere, the time limit)."""
     stop = np.zeros(1, dtype=np.uint8)
     with stop_when_told(stop, stop_name):
-        return _subtree(puzzle, node, bound, from_recipe(recipe), search, stop)
+        return _subtrees(puzzle, nodes, bound, from_recipe(recipe), search, stop)
