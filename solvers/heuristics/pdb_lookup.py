@@ -401,11 +401,7 @@ def _combine(lookup_start, scratch, row, column):
     """The maximum over the lookups of the sum of their instances' values in scratch[row]."""
     best = 0
     for lookup in range(lookup_start.shape[0] - 1):
-        total = 0
-        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-            total += scratch[row, column + instance]
-        if total > best:
-            best = total
+        best = max(best, _lookup_total(lookup, lookup_start, scratch, row, column))
     return best
 
 
@@ -923,11 +919,7 @@ def _chosen(lookup_start, scratch, row, column, zobrist, position):
     key = np.int64(0)
     for tile in range(1, n_cells):  # position[0] is not kept up to date by the searches
         key ^= zobrist[tile * n_cells + position[tile]]
-    lookup = key % (lookup_start.shape[0] - 1)
-    total = 0
-    for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-        total += scratch[row, column + instance]
-    return total
+    return _lookup_total(key % (lookup_start.shape[0] - 1), lookup_start, scratch, row, column)
 
 
 @inline_kernel

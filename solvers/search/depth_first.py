@@ -64,7 +64,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     """
     capacity = bound + 2
     next_move = np.zeros(capacity, dtype=np.int8)
-    offsets = _row_offsets(transitions)
+    offsets = row_offsets(transitions)
     state = np.zeros(capacity, dtype=np.int64)  # the automaton's state at each depth, as a row offset
     current = np.int64(root_state) * N_DIRECTIONS
     state[0] = current
@@ -157,7 +157,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
 
 
 @kernel
-def _row_offsets(transitions):
+def row_offsets(transitions):
     """`transitions` flattened, each next state given as the offset of its row (state * 4), PRUNED
     kept: the kernel finds a child's state at offsets[offset + move], one addition and one load."""
     offsets = np.empty(transitions.size, dtype=np.int64)

@@ -31,7 +31,7 @@ from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child, h_child_at_least, h_start
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import N_DIRECTIONS, _row_offsets
+from solvers.search.depth_first import N_DIRECTIONS, row_offsets
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNED, automaton
 
 
@@ -40,7 +40,7 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
     """(mean, standard error of the mean) of Knuth's estimate over `n_probes` random probes of
     the tree of nodes with f <= `bound` below `board` (restored afterwards)."""
     np.random.seed(seed)
-    offsets = _row_offsets(transitions)
+    offsets = row_offsets(transitions)
     capacity = bound + 2
     scratch = np.zeros((capacity, n_columns), dtype=np.int64)
     position = np.zeros(board.shape[0], dtype=np.int64)
