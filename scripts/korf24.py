@@ -41,11 +41,8 @@ def main() -> int:
     add_table_options(parser)
     parser.add_argument("--bpmx", choices=("auto", "on", "off"), default="auto")
     args = parser.parse_args()
-    if not 1 <= args.easiest <= 50:
-        parser.error("--easiest takes 1 to 50")
-    puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
+    puzzle, chosen = easiest(parser, args)
     effort = published_counts("korf24-50-expansions")
-    chosen = sorted(instances, key=lambda i: effort[i.number - 1])[: args.easiest]
     spec, tables = configured_spec(puzzle, args)
     heuristic = from_spec(puzzle, spec)
     out = ROOT / "results" / "korf24" / f"easiest-{args.easiest}-{tables}.csv"
@@ -75,6 +72,15 @@ def main() -> int:
           f"{summary.wall_seconds:.1f} s wall for this run ({time.strftime('%Y-%m-%d')})")
     write_csv(out.with_name(out.stem + "-summary.csv"), table)
     return 1 if summary.mismatches or summary.n_solved != len(chosen) else 0
+
+
+def easiest(parser: argparse.ArgumentParser, args) -> tuple:
+    """(puzzle, the --easiest N of Korf & Felner's 50 by published effort, easiest first)."""
+    if not 1 <= args.easiest <= 50:
+        parser.error("--easiest takes 1 to 50")
+    puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
+    effort = published_counts("korf24-50-expansions")
+    return puzzle, sorted(instances, key=lambda i: effort[i.number - 1])[: args.easiest]
 
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:

@@ -25,11 +25,11 @@ import sys
 import time
 from pathlib import Path
 
-from korf24 import ROOT, add_table_options, configured_spec
+from korf24 import ROOT, add_table_options, configured_spec, easiest
 
 from solvers.atomic import atomic_target, write_csv
 from solvers.heuristics import from_spec
-from solvers.instances import load_instances, published_columns, published_counts
+from solvers.instances import published_columns
 from solvers.search.effort import predict_ida
 
 C_SOLVER_COLUMN = {"plain": "kf-additive", "zero-aware": "kf-zero-aware", "plain-small": "small-additive",
@@ -62,11 +62,7 @@ def main() -> int:
                         help="instances predicted to need more CPU hours than this are split into subtrees")
     add_table_options(parser)
     args = parser.parse_args()
-    if not 1 <= args.easiest <= 50:
-        parser.error("--easiest takes 1 to 50")
-    puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
-    effort = published_counts("korf24-50-expansions")
-    chosen = sorted(instances, key=lambda i: effort[i.number - 1])[: args.easiest]
+    puzzle, chosen = easiest(parser, args)
     spec, tables = configured_spec(puzzle, args)
     _WORK.update(puzzle=puzzle, heuristic=from_spec(puzzle, spec), probes=args.probes)
     print(f"predicting {len(chosen)} instances, {args.probes:,} probes per pass, IDA* + {_WORK['heuristic'].name}",
