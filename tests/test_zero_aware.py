@@ -192,3 +192,39 @@ def test_korf_instances_with_a_zero_aware_5_5_5_are_optimal(korf_5_5_5):
         result = solve(puzzle, instance.start, "ida", heuristic)
         assert result.length == instance.optimal
         assert heuristic(instance.start) >= additive(instance.start)
+
+
+def _mirrored_3x3(state: tuple) -> tuple:
+    """The state mirrored in the main diagonal, for the blank-first goal (tile t's mirror is the
+    tile whose home is the mirror of t's home: t itself mirrored)."""
+    mirror = [(c % 3) * 3 + c // 3 for c in range(9)]
+    out = [0] * 9
+    for cell, tile in enumerate(state):
+        out[mirror[cell]] = mirror[tile]
+    return tuple(out)
+
+
+def test_a_maximum_of_zero_aware_partitions_reads_lazily_and_stays_exact(tmp_path):
+    """max(...) of zero-aware files with reflection takes the lazy kind: a pattern two partitions
+    share is one instance, and lookups that cannot change the maximum are not read. Its h must
+    be the naive maximum of the partitions' zero-aware sums in both views on every state, and
+    IDA* (children evaluated lazily) must see the passes of a naive IDA*."""
+    puzzle = Puzzle(3, 3, BLANK_FIRST_3X3)
+    partitions = [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 2, 3, 4), (5, 8), (6, 7)], [(1, 5, 6, 7), (2, 3, 4, 8)]]
+    paths = [build_pdb_file(plan_build(puzzle, custom(puzzle, [",".join(map(str, p)) for p in patterns]),
+                                       zero_aware=True), tmp_path / f"p{number}.h5")[0]
+             for number, patterns in enumerate(partitions)]
+    heuristic = from_spec(puzzle, "max(" + ", ".join(f"pdb:{path}+reflect" for path in paths) + ")")
+    data = heuristic.terms[0].data
+    assert type(data).__name__ == "LazyLookups"
+    assert len(data.instance_pattern) == 2 * (sum(map(len, partitions)) - 1)  # (1, 2, 3, 4) held once per view
+    exact = distances(3, 3, BLANK_FIRST_3X3)
+    states = list(exact)[::5]
+    tables = {p: naive.zero_aware_table(3, 3, BLANK_FIRST_3X3, p) for patterns in partitions for p in patterns}
+    expected = [max(naive.zero_aware_sum(view, patterns, [tables[p] for p in patterns])
+                    for patterns in partitions for view in (s, _mirrored_3x3(s))) for s in states]
+    assert heuristic.evaluate_many(np.array(states, dtype=np.uint8)).tolist() == expected
+    assert all(h <= exact[s] for h, s in zip(expected, states))
+    hard = [s for s in exact if 16 <= exact[s] <= 26]
+    chosen = [hard[i] for i in np.random.default_rng(11).choice(len(hard), 8, replace=False)]
+    assert_ida_matches_naive(puzzle, heuristic, chosen, BLANK_FIRST_3X3)

@@ -24,9 +24,12 @@ index: min:K merges blocks (block >> log2 K), nibble packs two entries per byte,
 stores one bit from which the value is decoded with the parent's value; a search's first
 state walks down to the goal to find it (`_walk_down`).
 
-Two kinds share the ranking: PdbLookups reads plain uncompressed tables only (the fastest
-lookup), PackedLookups any mix of plain, zero-aware and compressed tables; a term takes the
-first when it can.
+Three kinds share the ranking: PdbLookups reads plain uncompressed tables only (the fastest
+lookup), PackedLookups any mix of plain, zero-aware and compressed tables, and LazyLookups a
+maximum over many lookups of zero-aware uncompressed tables (a catalogue of partitions): a
+pattern that several lookups share is read once, and a lookup is not read while the moves
+since its last reading cannot lift it above the maximum (each entry changes by exactly one per
+move of its tiles). A term takes LazyLookups where it can, else PdbLookups, else PackedLookups.
 
 `max(...)` of PDB terms merges them into one term (more lookups); `sum(...)` of additive
 files whose patterns are disjoint merges them into one lookup.
@@ -34,8 +37,8 @@ files whose patterns are disjoint merges them into one lookup.
 The kernels rank placements exactly as pdb_build/ranking.py does, without allocating, in one
 pass over a pattern's tiles from the last: the order's Lehmer digit of a tile is the number of
 later tiles' cells below its own, and the map rank comes from the cells' bit mask. Scratch:
-one column per instance, then one for the lookup that gave the maximum; a move changes only
-the instances of the moved tile's patterns. A child's lookups are read from the parent's
+one column per instance (LazyLookups: two), then one for the lookup that gave the maximum; a
+move changes only the instances of the moved tile's patterns. A child's lookups are read from the parent's
 maximal lookup on, and IDA* stops them at the first that cuts the child off
 (`child_at_least`): with a maximum over many lookups most cut-off children cost one lookup.
 """
@@ -64,6 +67,9 @@ IDENTITY, REFLECTED, DUAL, DUAL_REFLECTED = "identity", "reflected", "dual", "du
 REFLECT_SUFFIX, DUAL_SUFFIX, RANDOM_SUFFIX = "+reflect", "+dual", "+random"
 ZOBRIST_SEED = 20050730  # the random lookup's hash keys: the same in every process
 NO_LIMIT = np.iinfo(np.int64).max  # `enough` of a child evaluated to its exact h
+# LazyLookups pays from three lookups on: 30 % faster with a catalogue's 14, 9 % slower with one
+# partition and its reflection, whose second lookup is rarely skipped (BENCHMARKS.md)
+LAZY_FROM = 2
 
 
 class PdbLookups(NamedTuple):
@@ -103,6 +109,20 @@ entry >> pattern_entry_shift[p] (8 >> pattern_entry_shift[p] bits each, low bits
 A delta pattern (pattern_delta = 1) stores bit 1 of the value; the value is decoded from
 the parent's, or at a search's first state by a walk down to the goal, which uses the
 goal cells, the goal's blank cell, the board's neighbours and the cells' colours."""
+
+
+LazyLookups = namedtuple("LazyLookups", [
+    "tables", "table_offset", "pattern_tiles", "pattern_k", "pattern_factorial", "binomials", "instance_pattern",
+    "instance_view", "view_tile", "view_cell", "lookup_start", "lookup_instance", "tile_instance_start",
+    "tile_instance", "pattern_region_start", "region_offset", "pattern_cell_start", "region_of_cell",
+])
+LazyLookups.__doc__ = """The lookups of PackedLookups where every table is zero-aware and uncompressed, each
+instance held once (a pattern that several lookups of one view sum, as in a catalogue of
+partitions): instance i reads pattern instance_pattern[i] in view instance_view[i] (tile u's
+cell is view_cell[v, position[view_tile[v, u]]]), lookup L sums the instances
+lookup_instance[lookup_start[L] .. lookup_start[L+1]-1], and a move of tile t changes the
+instances tile_instance[tile_instance_start[t] .. tile_instance_start[t+1]-1]. Blocks as in
+PackedLookups' zero-aware patterns."""
 
 
 DualPdbLookups = namedtuple("DualPdbLookups", [*PdbLookups._fields, "first_dual", "blank_home"])
@@ -243,12 +263,12 @@ def _renumbered(terms: list[PdbTerm]) -> tuple[tuple[PatternDatabase, ...], list
 
 def _term(puzzle, databases, lookups, name, spec, random=False) -> PdbTerm:
     lookups = tuple(sorted(lookups, key=lambda lk: lk.view in (DUAL, DUAL_REFLECTED)))  # the dual ones last
-    data = _lookup_data(puzzle, databases, lookups)
+    data = _lookup_data(puzzle, databases, lookups, lazy=not random)
     if random:
         keys = np.random.default_rng(ZOBRIST_SEED).integers(0, 1 << 62, puzzle.n_cells ** 2, dtype=np.int64)
         data = (RandomPdbLookups if isinstance(data, PdbLookups) else RandomPackedLookups)(*data, keys)
     provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
-    return PdbTerm(puzzle, name, spec, data, len(data.instance_pattern) + 1, provenance,
+    return PdbTerm(puzzle, name, spec, data, _width(data), provenance,
                    consistent=not random and _consistent(databases, lookups), databases=databases, lookups=lookups,
                    random=random)
 
@@ -262,7 +282,20 @@ def _consistent(databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, .
         lk.view in (DUAL, DUAL_REFLECTED) for lk in lookups)
 
 
-def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...]) -> PdbLookups:
+def _width(data) -> int:
+    """The scratch columns of a kind's data: one per instance and the maximal lookup's, and
+    for LazyLookups one more per instance (its moves since it was read)."""
+    n_instances = len(data.instance_pattern)
+    return 2 * n_instances + 1 if isinstance(data, LazyLookups) else n_instances + 1
+
+
+def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...],
+                 lazy: bool = True) -> PdbLookups:
+    """The arrays of the fastest kind that reads `lookups`: LazyLookups where there are more
+    than LAZY_FROM lookups, every table is zero-aware and uncompressed, no lookup is dual and
+    `lazy` (not for a random lookup, which reads a lookup that the maximum may have left
+    unread), else PdbLookups where every table is plain and uncompressed, else PackedLookups
+    (with their dual variants)."""
     n = puzzle.n_cells
     first_pattern = np.cumsum([0] + [len(d.partition.patterns) for d in databases])
     patterns = [p for d in databases for p in d.partition.patterns]
@@ -302,6 +335,9 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
     )
     plain = all(d.table_kind == PLAIN and d.compression == NONE for d in databases)
     if not any(lk.view in (DUAL, DUAL_REFLECTED) for lk in lookups):
+        if lazy and len(lookups) > LAZY_FROM and all(
+                d.table_kind == ZERO_AWARE and d.compression == NONE for d in databases):
+            return _lazy_lookups(lookups, views, first_pattern, patterns, common, _region_arrays(databases))
         if plain:
             return PdbLookups(*common)
         return PackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
@@ -312,6 +348,43 @@ def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups
         return DualPdbLookups(*common, *dual)
     return DualPackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
                              *_board_arrays(puzzle), *dual)
+
+
+def _lazy_lookups(lookups: tuple[Lookup, ...], views: dict, first_pattern: np.ndarray, patterns: list,
+                  common: tuple, regions: tuple) -> LazyLookups:
+    """LazyLookups from _lookup_data's arrays: an instance is one (view, table, pattern's tiles)."""
+    tables, table_offset, pattern_tiles, pattern_k, pattern_factorial, binomials = common[:6]
+    view_names = list(dict.fromkeys(lk.view for lk in lookups))
+    index: dict[tuple, int] = {}
+    instance_pattern, instance_view, lookup_start, lookup_instance = [], [], [0], []
+    for lookup in lookups:
+        view = view_names.index(lookup.view)
+        for database, number in lookup.patterns:
+            pattern = int(first_pattern[database]) + number
+            key = (view, int(table_offset[pattern]), tuple(patterns[pattern]))
+            if key not in index:
+                index[key] = len(instance_pattern)
+                instance_pattern.append(pattern)
+                instance_view.append(view)
+            lookup_instance.append(index[key])
+        lookup_start.append(len(lookup_instance))
+    n = len(views[IDENTITY][0])
+    moved_by: list[list[int]] = [[] for _ in range(n)]
+    for instance, (pattern, view) in enumerate(zip(instance_pattern, instance_view)):
+        tile_map = views[view_names[view]][1]
+        for tile in patterns[pattern]:
+            moved_by[int(tile_map[tile])].append(instance)
+    _, region_start, region_offset, cell_start, region_of_cell = regions
+
+    def array(values):
+        return np.array(values, dtype=np.int64)
+
+    return LazyLookups(
+        tables, table_offset, pattern_tiles, pattern_k, pattern_factorial, binomials, array(instance_pattern),
+        array(instance_view), np.stack([views[v][1] for v in view_names]), np.stack([views[v][0] for v in view_names]),
+        array(lookup_start), array(lookup_instance), array(np.cumsum([0] + [len(m) for m in moved_by])),
+        array([i for m in moved_by for i in m]), region_start, region_offset, cell_start, region_of_cell,
+    )
 
 
 def _shared_tables(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -746,6 +819,131 @@ def _packed_update(scratch, row, column, tile, position, blank, n_lookups, table
 
 
 register_kind(PackedLookups, _packed_start, _packed_child, _packed_child_at_least)
+
+
+# -- zero-aware, uncompressed tables, read lazily (LazyLookups) -----------------------------
+# A zero-aware entry changes by exactly one when one of its pattern's tiles moves (the tiles'
+# colours fix its parity, compress.py) and not otherwise. So an instance not re-read after s
+# moves of its tiles is at most its last value + s, and a lookup whose sum of those bounds is
+# no more than the largest exact lookup so far cannot change the maximum: it is not read. Most
+# lookups of a catalogue stay two or more below the maximum and are not read at all, and an
+# instance that several lookups share is read once. Scratch: each instance's bound (its value
+# when read), then its moves since it was read, then the maximal lookup.
+
+@inline_kernel
+def _lazy_value(instance, position, blank, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                binomials, instance_pattern, instance_view, view_tile, view_cell, pattern_region_start, region_offset,
+                pattern_cell_start, region_of_cell):
+    """The entry of `instance` for the tiles' current cells and the blank on `blank`."""
+    view = instance_view[instance]
+    order, mask = _order_and_mask(instance, view, position, pattern_tiles, pattern_k, instance_pattern, view_tile,
+                                  view_cell)
+    pattern = instance_pattern[instance]
+    map_rank = _map_rank(mask, binomials)
+    block = region_offset[pattern_region_start[pattern] + map_rank] + region_of_cell[
+        pattern_cell_start[pattern] + map_rank * view_cell.shape[1] + view_cell[view, blank]]
+    return np.int64(tables[table_offset[pattern] + block * pattern_factorial[pattern] + order])
+
+
+@inline_kernel
+def _lazy_total(lookup, lookup_start, lookup_instance, scratch, row, column):
+    """The sum of `lookup`'s instances' bounds in scratch[row] (its value if none is stale)."""
+    total = 0
+    for j in range(lookup_start[lookup], lookup_start[lookup + 1]):
+        total += scratch[row, column + lookup_instance[j]]
+    return total
+
+
+@inline_kernel
+def _lazy_start(data, board, position, scratch, row, column):
+    return _lazy_lookups_start(
+        scratch, row, column, position, data.tables, data.table_offset, data.pattern_tiles, data.pattern_k,
+        data.pattern_factorial, data.binomials, data.instance_pattern, data.instance_view, data.view_tile,
+        data.view_cell, data.lookup_start, data.lookup_instance, data.pattern_region_start, data.region_offset,
+        data.pattern_cell_start, data.region_of_cell)
+
+
+@inline_kernel
+def _lazy_lookups_start(scratch, row, column, position, tables, table_offset, pattern_tiles, pattern_k,
+                        pattern_factorial, binomials, instance_pattern, instance_view, view_tile, view_cell,
+                        lookup_start, lookup_instance, pattern_region_start, region_offset, pattern_cell_start,
+                        region_of_cell):
+    n_instances = instance_pattern.shape[0]
+    for instance in range(n_instances):
+        scratch[row, column + instance] = _lazy_value(
+            instance, position, position[0], tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+            binomials, instance_pattern, instance_view, view_tile, view_cell, pattern_region_start, region_offset,
+            pattern_cell_start, region_of_cell)
+        scratch[row, column + n_instances + instance] = 0
+    best = 0
+    best_lookup = 0
+    for lookup in range(lookup_start.shape[0] - 1):
+        total = _lazy_total(lookup, lookup_start, lookup_instance, scratch, row, column)
+        if total > best:
+            best = total
+            best_lookup = lookup
+    scratch[row, column + 2 * n_instances] = best_lookup
+    return best
+
+
+@inline_kernel
+def _lazy_child(data, board, position, scratch, row, column, tile, source, target):
+    return _lazy_child_at_least(data, board, position, scratch, row, column, tile, source, target, NO_LIMIT)
+
+
+@inline_kernel
+def _lazy_child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
+    """`source` is the blank's cell after the move (searches do not keep position[0] up to date)."""
+    return _lazy_update(
+        scratch, row, column, tile, position, source, enough, data.tables, data.table_offset, data.pattern_tiles,
+        data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern, data.instance_view,
+        data.view_tile, data.view_cell, data.lookup_start, data.lookup_instance, data.tile_instance_start,
+        data.tile_instance, data.pattern_region_start, data.region_offset, data.pattern_cell_start,
+        data.region_of_cell)
+
+
+@inline_kernel
+def _lazy_update(scratch, row, column, tile, position, blank, enough, tables, table_offset, pattern_tiles, pattern_k,
+                 pattern_factorial, binomials, instance_pattern, instance_view, view_tile, view_cell, lookup_start,
+                 lookup_instance, tile_instance_start, tile_instance, pattern_region_start, region_offset,
+                 pattern_cell_start, region_of_cell):
+    """The parent's columns into scratch[row + 1], the instances of `tile` one move staler, and
+    the exact maximum over the lookups, from the parent's maximal one on: a lookup is read
+    (its stale instances re-read, the blank on `blank`) only if its bound exceeds the largest
+    exact lookup so far; returns at the first lookup whose sum reaches `enough`."""
+    n_instances = instance_pattern.shape[0]
+    child = row + 1
+    _copy_parent(scratch, row, column, 2 * n_instances)
+    for j in range(tile_instance_start[tile], tile_instance_start[tile + 1]):
+        instance = tile_instance[j]
+        scratch[child, column + instance] += 1
+        scratch[child, column + n_instances + instance] += 1
+    n_lookups = lookup_start.shape[0] - 1
+    lookup = _first_lookup(scratch, row, column, 2 * n_instances, n_lookups)
+    best = 0
+    best_lookup = lookup
+    tried = 0
+    while tried < n_lookups and best < enough:  # a loop without a return inside: 2.6x faster compiled
+        if _lazy_total(lookup, lookup_start, lookup_instance, scratch, child, column) > best:
+            for j in range(lookup_start[lookup], lookup_start[lookup + 1]):
+                instance = lookup_instance[j]
+                if scratch[child, column + n_instances + instance] > 0:
+                    scratch[child, column + instance] = _lazy_value(
+                        instance, position, blank, tables, table_offset, pattern_tiles, pattern_k, pattern_factorial,
+                        binomials, instance_pattern, instance_view, view_tile, view_cell, pattern_region_start,
+                        region_offset, pattern_cell_start, region_of_cell)
+                    scratch[child, column + n_instances + instance] = 0
+            total = _lazy_total(lookup, lookup_start, lookup_instance, scratch, child, column)
+            if total > best:
+                best = total
+                best_lookup = lookup
+        tried += 1
+        lookup = lookup + 1 if lookup + 1 < n_lookups else 0
+    scratch[child, column + 2 * n_instances] = best_lookup
+    return best
+
+
+register_kind(LazyLookups, _lazy_start, _lazy_child, _lazy_child_at_least)
 
 
 # -- with dual lookups (DualPdbLookups, DualPackedLookups) ----------------------------------
