@@ -28,6 +28,7 @@ from pdb_build.partitions import preset
 from pdb_build.store import PLAIN, ZERO_AWARE, default_file_name, load_partition
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
+from solvers.cli_support import run_guarded
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances
@@ -129,4 +130,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench_compression.py", main))

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from solvers.atomic import write_csv
+from solvers.cli_support import run_guarded
 from solvers.instances import load_instances
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
 from solvers.solve import solve
@@ -65,4 +66,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench_ida.py", main))

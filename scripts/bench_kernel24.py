@@ -22,6 +22,7 @@ import time
 from korf24 import ROOT, configured_spec
 
 from solvers.atomic import write_csv
+from solvers.cli_support import run_guarded
 from solvers.experiments import uniform_states
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances
@@ -77,4 +78,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench_kernel24.py", main))

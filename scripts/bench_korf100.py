@@ -24,6 +24,7 @@ from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
+from solvers.cli_support import run_guarded
 from solvers.heuristics import from_spec, pdb_heuristic
 from solvers.instances import load_instances, published_counts
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
@@ -108,4 +109,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench_korf100.py", main))

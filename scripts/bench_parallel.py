@@ -31,9 +31,10 @@ from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
+from solvers.cli_support import run_guarded
 from solvers.distributed import cluster_size, dask_client
-from solvers.instances import load_instances
 from solvers.heuristics import from_spec, pdb_heuristic
+from solvers.instances import load_instances
 from solvers.search.ida import ida_star
 from solvers.search.parallel_ida import parallel_ida_star
 
@@ -141,4 +142,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench_parallel.py", main))

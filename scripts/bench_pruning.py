@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from solvers.atomic import write_csv
+from solvers.cli_support import run_guarded
 from solvers.instances import load_instances, published_counts
 from solvers.search.move_pruning import PRUNE_MODES
 from solvers.solve import solve
@@ -65,4 +66,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench_pruning.py", main))

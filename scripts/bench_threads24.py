@@ -22,6 +22,7 @@ import time
 from korf24 import ROOT, add_table_options, configured_spec
 
 from solvers.atomic import write_csv
+from solvers.cli_support import run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances
 from solvers.search import parallel_ida
@@ -100,4 +101,4 @@ def _cluster_rows(puzzle, instance, heuristic, unbatched: bool, threads_seconds:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("bench_threads24.py", main))

@@ -28,6 +28,7 @@ from pdb_build.partitions import catalogue, preset
 from pdb_build.store import PLAIN, ZERO_AWARE, default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
+from solvers.cli_support import run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances, published_counts
 
@@ -116,4 +117,4 @@ def _partitions(puzzle, text: str) -> tuple:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("korf24.py", main))

@@ -28,6 +28,7 @@ from pathlib import Path
 from korf24 import ROOT, add_table_options, configured_spec, easiest
 
 from solvers.atomic import atomic_target, write_csv
+from solvers.cli_support import run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import published_columns
 from solvers.search.effort import predict_ida
@@ -157,4 +158,4 @@ def _plot(rows: list[dict], path: Path, tables: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("predict24.py", main))

@@ -28,6 +28,7 @@ from pdb_build.partitions import preset
 from pdb_build.store import PLAIN, ZERO_AWARE
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
+from solvers.cli_support import run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances
 from solvers.search.move_pruning import PRUNE_MODES
@@ -101,4 +102,4 @@ def _rows(path: Path) -> list[dict]:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("reproduce_dual_table.py", main))

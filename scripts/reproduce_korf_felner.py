@@ -19,6 +19,7 @@ from bench_korf100 import RUNS, heuristic_for
 
 from solvers.atomic import atomic_target, write_csv
 from solvers.batch import solve_batch
+from solvers.cli_support import run_guarded
 from solvers.experiments import measure, uniform_states
 from solvers.instances import load_instances
 
@@ -70,4 +71,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("reproduce_korf_felner.py", main))

@@ -20,8 +20,9 @@ from pdb_build.build import load_or_build
 from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.batch import solve_batch
-from solvers.instances import load_instances
+from solvers.cli_support import run_guarded
 from solvers.heuristics import pdb_heuristic
+from solvers.instances import load_instances
 from solvers.puzzle import load_puzzle
 from solvers.solve import solve
 
@@ -75,4 +76,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_guarded("run_default.py", main))
