@@ -78,7 +78,7 @@ class PatternDatabase:
     puzzle: Puzzle
     partition: Partition
     cost_model: str
-    buffer: np.ndarray  # every table, one after the other (read-only)
+    buffer: np.ndarray  # memory holding every table (read-only): the file's, or a merged heuristic's
     tables: tuple[np.ndarray, ...]  # views of `buffer`, one per pattern
     checksums: tuple[str, ...] = ()  # SHA-256 of each table, as verified on load
     table_kind: str = PLAIN  # or ZERO_AWARE

@@ -17,6 +17,7 @@ from pdb_build.store import PLAIN, ZERO_AWARE, PdbError, load_partition
 from pdb_build.verify import verify_pdb
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
+from solvers.heuristics.pdb_files import loaded
 from solvers.instances import load_instances
 from solvers.puzzle import Puzzle
 from solvers.solve import solve
@@ -218,6 +219,9 @@ def test_a_maximum_of_zero_aware_partitions_reads_lazily_and_stays_exact(tmp_pat
     data = heuristic.terms[0].data
     assert type(data).__name__ == "LazyLookups"
     assert len(data.instance_pattern) == 2 * (sum(map(len, partitions)) - 1)  # (1, 2, 3, 4) held once per view
+    held = heuristic.terms[0].databases  # in the term's shared memory only, and so are the loaded files
+    assert all(np.shares_memory(table, data.tables) for database in held for table in database.tables)
+    assert all(any(loaded(path, puzzle) is database for database in held) for path in paths)
     exact = distances(3, 3, BLANK_FIRST_3X3)
     states = list(exact)[::5]
     tables = {p: naive.zero_aware_table(3, 3, BLANK_FIRST_3X3, p) for patterns in partitions for p in patterns}

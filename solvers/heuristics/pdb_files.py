@@ -42,6 +42,16 @@ def loaded(path: str | Path, puzzle: Puzzle) -> PatternDatabase:
         return _LOADED[key]
 
 
+def hold_loaded(databases: tuple[PatternDatabase, ...]) -> None:
+    """Keep `databases` (a merged term's, their tables in its shared memory) loaded in place of
+    the same files' own copies, so that the copies' memory can go."""
+    with _LOADING:
+        for key, kept in list(_LOADED.items()):
+            for database in databases:
+                if kept.path == database.path and kept.checksums == database.checksums and kept is not database:
+                    _LOADED[key] = database
+
+
 def term_from_spec(puzzle: Puzzle, text: str) -> PdbTerm:
     """The term of `pdb:PATH` with any of SUFFIXES, in any order (`pdb:PATH+reflect+dual`)."""
     path = text[len(PREFIX):]

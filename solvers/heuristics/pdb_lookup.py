@@ -45,6 +45,7 @@ maximal lookup on, and IDA* stops them at the first that cuts the child off
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import namedtuple
 from dataclasses import dataclass
@@ -264,6 +265,8 @@ def _renumbered(terms: list[PdbTerm]) -> tuple[tuple[PatternDatabase, ...], list
 def _term(puzzle, databases, lookups, name, spec, random=False) -> PdbTerm:
     lookups = tuple(sorted(lookups, key=lambda lk: lk.view in (DUAL, DUAL_REFLECTED)))  # the dual ones last
     data = _lookup_data(puzzle, databases, lookups, lazy=not random)
+    if len(databases) > 1:
+        databases = _held_in(databases, data.tables, data.table_offset)
     if random:
         keys = np.random.default_rng(ZOBRIST_SEED).integers(0, 1 << 62, puzzle.n_cells ** 2, dtype=np.int64)
         data = (RandomPdbLookups if isinstance(data, PdbLookups) else RandomPackedLookups)(*data, keys)
@@ -410,6 +413,19 @@ def _shared_tables(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, 
     np.concatenate(unique, out=buffer)
     buffer.setflags(write=False)
     return buffer, np.array(offsets, dtype=np.int64)
+
+
+def _held_in(databases: tuple[PatternDatabase, ...], buffer: np.ndarray,
+             table_offset: np.ndarray) -> tuple[PatternDatabase, ...]:
+    """The databases with their tables as views of `buffer` (_shared_tables'), so that a merged
+    term does not keep the files' own copies alive as well (a catalogue's 3.3 GB, not 8.4)."""
+    held, pattern = [], 0
+    for database in databases:
+        offsets = table_offset[pattern: pattern + len(database.tables)]
+        views = tuple(buffer[offset: offset + table.size] for offset, table in zip(offsets, database.tables))
+        held.append(dataclasses.replace(database, buffer=buffer, tables=views))
+        pattern += len(database.tables)
+    return tuple(held)
 
 
 def _region_arrays(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, ...]:

@@ -22,7 +22,7 @@ import threading
 from solvers.errors import InputError
 from solvers.heuristics.heuristic import Heuristic
 from solvers.heuristics.kinds import ALIASES, NAMED, PREFIXED
-from solvers.heuristics.pdb_files import file_stamp, loaded
+from solvers.heuristics.pdb_files import file_stamp, hold_loaded, loaded
 from solvers.heuristics.pdb_lookup import PdbTerm, file_term, merge_max, merge_sum
 from solvers.heuristics.term import Term
 from solvers.puzzle import Puzzle
@@ -86,6 +86,7 @@ def _merged_max(terms: list[Term]) -> list[Term]:
     unique = list({t.spec: t for t in others}.values())
     if len(pdb) > 1:
         pdb = [merge_max(pdb, f"max({', '.join(t.name for t in pdb)})", f"max({', '.join(t.spec for t in pdb)})")]
+        hold_loaded(pdb[0].databases)
     return unique + pdb
 
 
@@ -97,7 +98,9 @@ def _sum(children: list[list[Term]], text: str) -> Term:
             raise InputError(f"heuristic {text!r}: {names} cannot be added; sum(...) adds PDB files whose "
                              "patterns are disjoint and additive (take max(...) otherwise)")
         parts.append(terms[0])
-    return merge_sum(parts, f"sum({', '.join(t.name for t in parts)})", f"sum({', '.join(t.spec for t in parts)})")
+    summed = merge_sum(parts, f"sum({', '.join(t.name for t in parts)})", f"sum({', '.join(t.spec for t in parts)})")
+    hold_loaded(summed.databases)
+    return summed
 
 
 def _term(puzzle: Puzzle, text: str, whole: str) -> Term:
