@@ -28,7 +28,7 @@ from pathlib import Path
 from korf24 import ROOT, add_table_options, configured_spec, easiest
 
 from solvers.atomic import atomic_target, write_csv
-from solvers.cli_support import run_guarded
+from solvers.cli_support import leave_interrupts_to_parent, run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import published_columns
 from solvers.search.effort import predict_ida
@@ -70,7 +70,7 @@ def main() -> int:
           flush=True)
     began = time.perf_counter()
     predict_ida(puzzle, chosen[0].start, _WORK["heuristic"], chosen[0].optimal, n_probes=1)  # compile before forking
-    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(args.jobs, initializer=leave_interrupts_to_parent) as pool:
         predictions = dict(pool.imap_unordered(_predict, chosen))
     predict_seconds = time.perf_counter() - began
     measured = measured_rows(tables)

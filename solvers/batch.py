@@ -18,7 +18,6 @@ from __future__ import annotations
 import csv
 import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -29,6 +28,7 @@ import numpy as np
 from tqdm import tqdm
 
 from solvers.atomic import write_csv
+from solvers.cli_support import leave_interrupts_to_parent
 from solvers.distributed import cluster_size, run_on_cluster
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic, from_recipe, from_spec
@@ -200,12 +200,6 @@ def _solve_warm_up(instance: Instance) -> None:
     solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], **{**work["options"], "node_limit": 1})
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which terminates them (SIGTERM, default action)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def _results(todo: list[Instance], jobs: int, client) -> Iterator[tuple[Instance, SearchResult]]:
     """Solve `todo` on a Dask cluster (`client`), in this process (jobs == 1) or in `jobs`
     forked workers, yielding as they finish. A single instance left for IDA* without a node
@@ -229,7 +223,7 @@ def _results(todo: list[Instance], jobs: int, client) -> Iterator[tuple[Instance
         return
     _solve_warm_up(todo[0])  # compile (or load) the kernels once, before the workers inherit them
     context = multiprocessing.get_context("fork")
-    pool = context.Pool(min(jobs, len(todo)), initializer=_ignore_interrupts)
+    pool = context.Pool(min(jobs, len(todo)), initializer=leave_interrupts_to_parent)
     try:
         yield from pool.imap_unordered(_solve_one, todo, chunksize=1)
         pool.close()

@@ -8,7 +8,7 @@ depth; a leaf keeps in its columns whatever it needs to evaluate a child increme
 Nothing a search writes lives in the data, so any number of searches may share one
 heuristic.
 
-A kind registers two kernels for its data class (`register_kind`):
+A kind registers kernels for its data class (`register_kind`):
 
     start(data, board, position, scratch, row, column) -> h
         h of `board`, computed from scratch; fills the kind's columns of scratch[row].
@@ -16,15 +16,13 @@ A kind registers two kernels for its data class (`register_kind`):
         h after `tile` moved from cell `source` to cell `target`: `board` and `position`
         (the cell of every tile) are already after the move, the parent's columns are in
         scratch[row], the child's are written to scratch[row + 1].
-
-A kind may register a third kernel, for searches that need h only below a threshold:
-
     child_at_least(data, board, position, scratch, row, column, tile, source, target, enough) -> v
         h of the child as `child` gives it, or any v with enough <= v <= h (the kind stopped
         early: the child's columns of scratch[row + 1] may then be incomplete, so the
         caller must neither expand the child nor evaluate its children).
 
-A kind without one is evaluated by `child` there. IDA* asks for h at least the value from
+A kind gives `start` and one of the other two: `child` is then `child_at_least` with
+`enough` = NO_LIMIT, or `child_at_least` is `child`. IDA* asks for h at least the value from
 which a child is cut off and cannot lower the next bound, so a maximum over many lookups
 stops at the first lookup that cuts the child (depth_first.py).
 
@@ -38,6 +36,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 from numba.extending import overload
 
 from solvers.jit import inline_kernel
@@ -57,13 +56,21 @@ class _Kernels(NamedTuple):
 
 
 _KINDS: dict[type, _Kernels] = {}
+NO_LIMIT = np.iinfo(np.int64).max  # `enough` of a child evaluated to its exact h
 
 
-def register_kind(data_class: type, start, child, child_at_least=None) -> None:
+def register_kind(data_class: type, start, child=None, child_at_least=None) -> None:
     """Make `data_class` (a NamedTuple of arrays and scalars) a kind evaluated by the numba
-    kernels `start` and `child`, and `child_at_least` if given (signatures in the module
-    docstring)."""
-    if child_at_least is None:
+    kernels `start` and `child` or `child_at_least` (or both; signatures in the module
+    docstring): the one not given is derived from the other."""
+    if child is None and child_at_least is None:
+        raise TypeError(f"{data_class.__name__}: a kind needs child or child_at_least")
+    if child is None:
+        def child(data, board, position, scratch, row, column, tile, source, target):
+            return child_at_least(data, board, position, scratch, row, column, tile, source, target, NO_LIMIT)
+
+        child = inline_kernel(child)
+    elif child_at_least is None:
         def child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
             return child(data, board, position, scratch, row, column, tile, source, target)
 
@@ -97,36 +104,6 @@ def leaf_child_at_least(leaf, board, position, scratch, row, tile, source, targe
     )
 
 
-@overload(leaf_start, inline="always")
-def _leaf_start_compiled(leaf, board, position, scratch, row):
-    start = _kernels_of(leaf.types[0].instance_class).start
-
-    def implementation(leaf, board, position, scratch, row):
-        return start(leaf.data, board, position, scratch, row, leaf.column)
-
-    return implementation
-
-
-@overload(leaf_child, inline="always")
-def _leaf_child_compiled(leaf, board, position, scratch, row, tile, source, target):
-    child = _kernels_of(leaf.types[0].instance_class).child
-
-    def implementation(leaf, board, position, scratch, row, tile, source, target):
-        return child(leaf.data, board, position, scratch, row, leaf.column, tile, source, target)
-
-    return implementation
-
-
-@overload(leaf_child_at_least, inline="always")
-def _leaf_child_at_least_compiled(leaf, board, position, scratch, row, tile, source, target, enough):
-    child_at_least = _kernels_of(leaf.types[0].instance_class).child_at_least
-
-    def implementation(leaf, board, position, scratch, row, tile, source, target, enough):
-        return child_at_least(leaf.data, board, position, scratch, row, leaf.column, tile, source, target, enough)
-
-    return implementation
-
-
 def h_start(leaves, board, position, scratch, row):
     """h of `board` (the maximum over the leaves); fills `position` and scratch[row]."""
     for cell in range(board.shape[0]):
@@ -152,35 +129,44 @@ def h_child_at_least(leaves, board, position, scratch, row, tile, source, target
     return best
 
 
-def _maximum_over_leaves(call: str, arguments: str, n_leaves: int):
-    """The compiled form of h_start / h_child / h_child_at_least for `n_leaves` leaves: the
-    calls written out one by one (a tuple of leaves of different kinds cannot be looped over
-    in numba); h_child_at_least returns once a leaf reaches `enough`."""
+def _maximum_over_leaves(kernel: str, arguments: str, leaf_types):
+    """The compiled form of h_start / h_child / h_child_at_least for leaves of `leaf_types`:
+    each leaf's kind kernel (`kernel`: start, child or child_at_least) called directly, one
+    call written out per leaf (a tuple of leaves of different kinds cannot be looped over in
+    numba); h_child_at_least returns once a leaf reaches `enough`. One level of `overload`
+    only: numba types an always-inlined overload's body again at every round of type
+    inference, so nested overloads multiply the compile time (a kind's kernels were inlined
+    up to 20 times into one search kernel)."""
     lines = [f"def implementation(leaves, {arguments}):"]
-    if call == "leaf_start":
+    if kernel == "start":
         lines += ["    for cell in range(board.shape[0]):", "        position[board[cell]] = cell"]
-    lines.append(f"    best = {call}(leaves[0], {arguments})")
-    for i in range(1, n_leaves):
-        if call == "leaf_child_at_least":
+    head, tail = arguments.split(", row")
+    namespace = {}
+    for i, leaf_type in enumerate(leaf_types):
+        namespace[f"kernel_{i}"] = getattr(_kernels_of(leaf_type.types[0].instance_class), kernel)
+        call = f"kernel_{i}(leaves[{i}].data, {head}, row, leaves[{i}].column{tail})"
+        if i == 0:
+            lines.append(f"    best = {call}")
+            continue
+        if kernel == "child_at_least":
             lines += ["    if best >= enough:", "        return best"]
-        lines.append(f"    best = max(best, {call}(leaves[{i}], {arguments}))")
+        lines.append(f"    best = max(best, {call})")
     lines.append("    return best")
-    namespace = {"leaf_start": leaf_start, "leaf_child": leaf_child, "leaf_child_at_least": leaf_child_at_least}
     exec("\n".join(lines), namespace)
     return namespace["implementation"]
 
 
 @overload(h_start, inline="always")
 def _h_start_compiled(leaves, board, position, scratch, row):
-    return _maximum_over_leaves("leaf_start", "board, position, scratch, row", len(leaves))
+    return _maximum_over_leaves("start", "board, position, scratch, row", leaves.types)
 
 
 @overload(h_child, inline="always")
 def _h_child_compiled(leaves, board, position, scratch, row, tile, source, target):
-    return _maximum_over_leaves("leaf_child", "board, position, scratch, row, tile, source, target", len(leaves))
+    return _maximum_over_leaves("child", "board, position, scratch, row, tile, source, target", leaves.types)
 
 
 @overload(h_child_at_least, inline="always")
 def _h_child_at_least_compiled(leaves, board, position, scratch, row, tile, source, target, enough):
-    return _maximum_over_leaves("leaf_child_at_least", "board, position, scratch, row, tile, source, target, enough",
-                                len(leaves))
+    return _maximum_over_leaves("child_at_least", "board, position, scratch, row, tile, source, target, enough",
+                                leaves.types)

@@ -59,7 +59,7 @@ from pdb_build.pages import table_memory
 from pdb_build.store import ADDITIVE, PLAIN, ZERO_AWARE, PatternDatabase
 from solvers.bits import bit_count
 from solvers.errors import InputError
-from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.dispatch import NO_LIMIT, register_kind
 from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
@@ -67,7 +67,6 @@ from solvers.puzzle import Puzzle
 IDENTITY, REFLECTED, DUAL, DUAL_REFLECTED = "identity", "reflected", "dual", "dual-reflected"
 REFLECT_SUFFIX, DUAL_SUFFIX, RANDOM_SUFFIX = "+reflect", "+dual", "+random"
 ZOBRIST_SEED = 20050730  # the random lookup's hash keys: the same in every process
-NO_LIMIT = np.iinfo(np.int64).max  # `enough` of a child evaluated to its exact h
 # LazyLookups pays from three lookups on: 30 % faster with a catalogue's 14, 9 % slower with one
 # partition and its reflection, whose second lookup is rarely skipped (BENCHMARKS.md)
 LAZY_FROM = 2
@@ -293,12 +292,12 @@ def _width(data) -> int:
 
 
 def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...],
-                 lazy: bool = True) -> PdbLookups:
-    """The arrays of the fastest kind that reads `lookups`: LazyLookups where there are more
-    than LAZY_FROM lookups, every table is zero-aware and uncompressed, no lookup is dual and
-    `lazy` (not for a random lookup, which reads a lookup that the maximum may have left
-    unread), else PdbLookups where every table is plain and uncompressed, else PackedLookups
-    (with their dual variants)."""
+                 lazy: bool = True) -> tuple:
+    """The arrays (a kind's NamedTuple) of the fastest kind that reads `lookups`: LazyLookups
+    where there are more than LAZY_FROM lookups, every table is zero-aware and uncompressed, no
+    lookup is dual and `lazy` (not for a random lookup, which reads a lookup that the maximum
+    may have left unread), else PdbLookups where every table is plain and uncompressed, else
+    PackedLookups (with their dual variants)."""
     n = puzzle.n_cells
     first_pattern = np.cumsum([0] + [len(d.partition.patterns) for d in databases])
     patterns = [p for d in databases for p in d.partition.patterns]
@@ -557,11 +556,6 @@ def _plain_lookups_start(scratch, row, column, position, tables, table_offset, p
 
 
 @inline_kernel
-def _plain_child(data, board, position, scratch, row, column, tile, source, target):
-    return _plain_child_at_least(data, board, position, scratch, row, column, tile, source, target, NO_LIMIT)
-
-
-@inline_kernel
 def _plain_child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
     return _plain_lookups_child(scratch, row, column, tile, position, data.tables, data.table_offset,
                                 data.pattern_tiles, data.pattern_k, data.pattern_factorial, data.binomials,
@@ -607,7 +601,7 @@ def _first_lookup(scratch, row, column, n_instances, n_lookups):
     return first if 0 <= first < n_lookups else 0
 
 
-register_kind(PdbLookups, _plain_start, _plain_child, _plain_child_at_least)
+register_kind(PdbLookups, _plain_start, child_at_least=_plain_child_at_least)
 
 
 # -- any kind and encoding (PackedLookups) --------------------------------------------------
@@ -783,11 +777,6 @@ def _packed_fill(scratch, row, column, position, n_lookups, tables, table_offset
 
 
 @inline_kernel
-def _packed_child(data, board, position, scratch, row, column, tile, source, target):
-    return _packed_child_at_least(data, board, position, scratch, row, column, tile, source, target, NO_LIMIT)
-
-
-@inline_kernel
 def _packed_child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
     """`source` is the blank's cell after the move (searches do not keep position[0] up to date)."""
     return _packed_update(
@@ -834,7 +823,7 @@ def _packed_update(scratch, row, column, tile, position, blank, n_lookups, table
     return best
 
 
-register_kind(PackedLookups, _packed_start, _packed_child, _packed_child_at_least)
+register_kind(PackedLookups, _packed_start, child_at_least=_packed_child_at_least)
 
 
 # -- zero-aware, uncompressed tables, read lazily (LazyLookups) -----------------------------
@@ -903,11 +892,6 @@ def _lazy_lookups_start(scratch, row, column, position, tables, table_offset, pa
 
 
 @inline_kernel
-def _lazy_child(data, board, position, scratch, row, column, tile, source, target):
-    return _lazy_child_at_least(data, board, position, scratch, row, column, tile, source, target, NO_LIMIT)
-
-
-@inline_kernel
 def _lazy_child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
     """`source` is the blank's cell after the move (searches do not keep position[0] up to date)."""
     return _lazy_update(
@@ -959,7 +943,7 @@ def _lazy_update(scratch, row, column, tile, position, blank, enough, tables, ta
     return best
 
 
-register_kind(LazyLookups, _lazy_start, _lazy_child, _lazy_child_at_least)
+register_kind(LazyLookups, _lazy_start, child_at_least=_lazy_child_at_least)
 
 
 # -- with dual lookups (DualPdbLookups, DualPackedLookups) ----------------------------------
@@ -1103,7 +1087,7 @@ def _dual_packed_lookups_child(scratch, row, column, tile, source, target, board
                                lookup_tile, lookup_cell, affected, pattern_zero_aware, pattern_region_start,
                                region_offset, pattern_cell_start, region_of_cell, pattern_merge_shift,
                                pattern_entry_shift, pattern_delta, first_dual, blank_home):
-    """As _packed_child (the blank is on `source`), then the dual lookups as in
+    """As PackedLookups' child (the blank is on `source`), then the dual lookups as in
     _dual_plain_lookups_child."""
     _packed_update(scratch, row, column, tile, position, source, first_dual[0], tables, table_offset, pattern_tiles,
                    pattern_k, pattern_factorial, binomials, instance_pattern, lookup_start, lookup_tile, lookup_cell,
@@ -1144,7 +1128,7 @@ def _random_plain_start(data, board, position, scratch, row, column):
 
 @inline_kernel
 def _random_plain_child(data, board, position, scratch, row, column, tile, source, target):
-    _plain_child(data, board, position, scratch, row, column, tile, source, target)
+    _plain_child_at_least(data, board, position, scratch, row, column, tile, source, target, NO_LIMIT)
     return _chosen(data.lookup_start, scratch, row + 1, column, data.zobrist, position)
 
 
@@ -1159,7 +1143,7 @@ def _random_packed_start(data, board, position, scratch, row, column):
 
 @inline_kernel
 def _random_packed_child(data, board, position, scratch, row, column, tile, source, target):
-    _packed_child(data, board, position, scratch, row, column, tile, source, target)
+    _packed_child_at_least(data, board, position, scratch, row, column, tile, source, target, NO_LIMIT)
     return _chosen(data.lookup_start, scratch, row + 1, column, data.zobrist, position)
 
 
