@@ -140,11 +140,10 @@ def _maximum_over_leaves(kernel: str, arguments: str, leaf_types):
     lines = [f"def implementation(leaves, {arguments}):"]
     if kernel == "start":
         lines += ["    for cell in range(board.shape[0]):", "        position[board[cell]] = cell"]
-    head, tail = arguments.split(", row")
     namespace = {}
     for i, leaf_type in enumerate(leaf_types):
         namespace[f"kernel_{i}"] = getattr(_kernels_of(leaf_type.types[0].instance_class), kernel)
-        call = f"kernel_{i}(leaves[{i}].data, {head}, row, leaves[{i}].column{tail})"
+        call = f"kernel_{i}(leaves[{i}].data, {arguments.replace('row', f'row, leaves[{i}].column')})"
         if i == 0:
             lines.append(f"    best = {call}")
             continue
