@@ -113,8 +113,9 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
     n_nodes = 1
     scratch = np.zeros((2, n_columns), dtype=np.int64)
     position = np.zeros(board.shape[0], dtype=np.int64)
-    h_root = h_start(leaves, board, position, scratch, 0)
-    _heap_push(heap_keys, heap_nodes, 0, (h_root << G_BITS) | G_MASK, 0)
+    # the root's key says h = 0 (it is alone in the heap); its h is computed when it is popped,
+    # by the one call of h_start (each call site of a heuristic costs its own compile)
+    _heap_push(heap_keys, heap_nodes, 0, G_MASK, 0)
     heap_size = 1
     expanded = 0
     generated = 0
@@ -134,8 +135,8 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
         expanded += 1
         if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
             return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
-        node_h = (key >> G_BITS) - node_g
-        h_start(leaves, board, position, scratch, 0)
+        evaluated = h_start(leaves, board, position, scratch, 0)
+        node_h = evaluated if node == 0 else (key >> G_BITS) - node_g
         for direction in range(N_DIRECTIONS):
             child_h[direction] = -1  # no child that way
             if parent[node] != NO_PARENT and direction == move[node] ^ 1:
