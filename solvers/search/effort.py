@@ -28,7 +28,7 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
-from solvers.heuristics.dispatch import h_child, h_child_at_least, h_start
+from solvers.heuristics.dispatch import NO_LIMIT, h_child_at_least, h_start
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import N_DIRECTIONS, row_offsets
@@ -87,7 +87,9 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
             board[blank] = tile
             board[target] = 0
             position[tile] = blank
-            h_child(leaves, board, position, scratch, depth, tile, target, blank)  # the chosen child's scratch row
+            # the chosen child's scratch row, complete (h_child_at_least again: each call site of a
+            # heuristic costs its own compile)
+            h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, NO_LIMIT)
             path[depth] = blank
             state = offsets[state + move]
             blank = target
