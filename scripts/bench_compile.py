@@ -3,7 +3,7 @@
 Each case runs in a fresh process with NUMBA_CACHE_DIR set to an empty folder, so nothing is
 loaded from numba's cache: it times loading the heuristic, its first evaluation (the
 evaluation kernel) and then the first call of each search (IDA*, A* where the board allows it,
-Knuth's effort estimator), each capped at a few nodes, so that the figure is nearly all
+Knuth's effort estimator), IDA* and A* capped at 100 nodes, so that the figure is nearly all
 compiling. Cases: a 3x3 board with 4-4 tables built here (zero-aware with the reflected lookup,
 and with the reflected and dual lookups: the largest kind), and, where data/pdbs/ holds them,
 Korf & Felner's 6-6-6-6 24-puzzle tables (plain and zero-aware, with reflection) and a maximum
@@ -22,7 +22,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import custom
+from solvers.atomic import write_csv
 from solvers.cli_support import run_guarded
+from solvers.heuristics import from_spec
+from solvers.puzzle import Puzzle
+from solvers.search.effort import predict_ida
+from solvers.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 PDBS = ROOT / "data" / "pdbs"
@@ -32,19 +39,12 @@ CATALOGUE_3 = ("6-6-6-6", "6-6-6-6-s1", "6-6-6-6-s2")
 
 def _child(case: dict) -> None:
     """In a fresh process: time each step of `case` and print them as one JSON line."""
-    import numpy as np
-
-    from solvers.heuristics import from_spec
-    from solvers.puzzle import Puzzle
-    from solvers.search.effort import predict_ida
-    from solvers.solve import solve
-
     began = time.perf_counter()
     puzzle = Puzzle(case["rows"], case["cols"], tuple(range(case["rows"] * case["cols"])))
     heuristic = from_spec(puzzle, case["spec"])
     start = puzzle.goal.copy()
-    start[[1, 2]] = start[[2, 1]]  # not the goal; solvable with a swap of two more tiles
-    start[[3, 4]] = start[[4, 3]]
+    start[[1, 2]] = start[[2, 1]]  # two swaps of tiles, the blank at home: an even permutation,
+    start[[3, 4]] = start[[4, 3]]  # so solvable, and not the goal
     seconds = {"load": time.perf_counter() - began}
     for step in ["evaluate", *case["searches"]]:
         began = time.perf_counter()
@@ -59,10 +59,6 @@ def _child(case: dict) -> None:
 
 
 def _cases(folder: Path) -> list[dict]:
-    from pdb_build.build import build_pdb_file, plan_build
-    from pdb_build.partitions import custom
-    from solvers.puzzle import Puzzle
-
     puzzle = Puzzle(3, 3, BLANK_FIRST_3X3)
     plan = plan_build(puzzle, custom(puzzle, ["1,2,4,5", "3,6,7,8"]), additive=True, zero_aware=True)
     small = build_pdb_file(plan, folder / "3x3-4-4-zero-aware.h5")[0]
@@ -91,8 +87,6 @@ def main() -> int:
     if args.child:
         _child(json.loads(args.child))
         return 0
-    from solvers.atomic import write_csv
-
     print(f"cold compile seconds, one process per case, {platform.processor() or platform.machine()}, "
           f"{time.strftime('%Y-%m-%d')}", flush=True)
     rows = []
