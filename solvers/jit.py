@@ -1,17 +1,15 @@
 """jit.py -- the one compile policy for every numba kernel in tilepdb, and its on-disk cache.
 
-Kernels are decorated with `kernel` (or `parallel_kernel`) and never pass numba options
-themselves: compiled code is cached on disk (`cache=True`), integer code never uses
-fastmath, and the GIL is released so that threads can run kernels side by side.
-
-numba checks a cached kernel against its own source file only, so after an edit to a module
-whose kernels another module's kernels inline or call, the callers' cached code is stale:
-`python -m solvers.jit --clear-cache` deletes the cached kernels (README, *Numba kernels*).
+Kernels are decorated with `kernel` (or `parallel_kernel`, `inline_kernel`) and never pass
+numba options themselves: integer code never uses fastmath, the GIL is released so that threads
+can run kernels side by side, and compiled code is cached on disk in a folder keyed on every
+source it may depend on (kernel_cache.py), so no cached kernel outlives an edit of any module.
+`python -m solvers.jit --clear-cache` deletes the cached kernels (to reclaim the space).
 """
 
 import argparse
 import functools
-import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -25,26 +23,28 @@ from numba.core.errors import NumbaIRAssumptionWarning
 # twin), and users should not see numba's request to report it.
 warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
-from solvers.data_files import ROOT, in_checkout
+from solvers import wording
+from solvers.data_files import ROOT
+from solvers.kernel_cache import cache_on_disk, cached_folders
 
-KERNEL_OPTIONS = {"cache": True, "fastmath": False, "nogil": True}
+KERNEL_OPTIONS = {"fastmath": False, "nogil": True}  # the disk cache is kernel_cache's
 
 
 def kernel(function):
     """Compile `function` as a nopython numba kernel under the project's policy."""
-    return numba.njit(**KERNEL_OPTIONS)(function)
+    return cache_on_disk(numba.njit(**KERNEL_OPTIONS)(function))
 
 
 def parallel_kernel(function):
     """Like `kernel`, with numba's `prange` loops run on all threads."""
-    return numba.njit(parallel=True, **KERNEL_OPTIONS)(function)
+    return cache_on_disk(numba.njit(parallel=True, **KERNEL_OPTIONS)(function))
 
 
 def inline_kernel(function):
     """Like `kernel`, inlined into its callers by numba: for the small per-node helpers of the
     search kernels (heuristic kinds, dispatch), which would otherwise cost a call and copies
     of their tuple arguments at every node."""
-    return numba.njit(inline="always", **KERNEL_OPTIONS)(function)
+    return cache_on_disk(numba.njit(inline="always", **KERNEL_OPTIONS)(function))
 
 
 @functools.cache
@@ -52,15 +52,14 @@ def uncached(compiled):
     """`compiled` (a `kernel`) recompiled without the disk cache: for arguments whose numba type
     cannot be found again in another process (a user's function inside a heuristic), which
     would otherwise add files to the cache at every run."""
-    options = {key: value for key, value in KERNEL_OPTIONS.items() if key != "cache"}
-    return numba.njit(**options)(compiled.py_func)
+    return numba.njit(**KERNEL_OPTIONS)(compiled.py_func)
 
 
-def cache_files() -> list[Path]:
-    """numba's cache files (index *.nbi, code *.nbc) in the __pycache__ folders of the packages,
-    and in a checkout also of tests/ and scripts/."""
-    folders = ["solvers", "pdb_build", *(["tests", "scripts"] if in_checkout() else [])]
-    return sorted(path for folder in folders for path in (ROOT / folder).rglob("__pycache__/*.nb[ic]"))
+def in_tree_cache_files() -> list[Path]:
+    """numba's own cache files (index *.nbi, code *.nbc) in the __pycache__ folders beside the
+    sources, left by versions of tilepdb that cached there (never read any more)."""
+    return sorted(path for folder in ("solvers", "pdb_build", "tests", "scripts")
+                  for path in (ROOT / folder).rglob("__pycache__/*.nb[ic]"))
 
 
 def clear_cache_main(argv: list[str] | None = None) -> int:
@@ -69,13 +68,14 @@ def clear_cache_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clear-cache", action="store_true", required=True,
                         help="delete the cached kernels; each is compiled again on its next use")
     parser.parse_args(argv)
-    removed = cache_files()
-    for path in removed:
+    folders, files = cached_folders(), in_tree_cache_files()
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+    for path in files:
         path.unlink(missing_ok=True)
-    print(f"removed {len(removed)} cached kernel files under {ROOT}")
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        print(f"NUMBA_CACHE_DIR is set: numba caches in {os.environ['NUMBA_CACHE_DIR']} instead; "
-              "empty it or point it at a fresh folder")
+    places = sorted({str(folder.parent) for folder in folders})
+    print(f"removed {wording.count(len(folders), 'cache folder')}{' in ' + ', '.join(places) if places else ''}"
+          f" and {wording.count(len(files), 'cached kernel file')} beside the sources")
     return 0
 
 
