@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-import multiprocessing
 import os
 import sys
 import time
@@ -28,19 +27,16 @@ from pathlib import Path
 from korf24 import ROOT, add_table_options, configured_spec, easiest
 
 from solvers.atomic import atomic_target, write_csv
-from solvers.cli_support import leave_interrupts_to_parent, run_guarded
+from solvers.cli_support import run_guarded
+from solvers.forked import forked_map
 from solvers.heuristics import from_spec
 from solvers.instances import published_columns
 from solvers.search.effort import predict_ida
 
 C_SOLVER_COLUMN = {"plain": "kf-additive", "zero-aware": "kf-zero-aware", "plain-small": "small-additive",
                    "zero-aware-small": "small-zero-aware"}
-_WORK: dict = {}  # what the forked workers predict with (set before the pool starts)
-
-
-def _predict(instance):
-    prediction = predict_ida(_WORK["puzzle"], instance.start, _WORK["heuristic"], instance.optimal,
-                             n_probes=_WORK["probes"], seed=instance.number)
+def _predict(puzzle, heuristic, probes, instance):
+    prediction = predict_ida(puzzle, instance.start, heuristic, instance.optimal, n_probes=probes, seed=instance.number)
     return instance.number, prediction
 
 
@@ -65,13 +61,11 @@ def main() -> int:
     args = parser.parse_args()
     puzzle, chosen = easiest(parser, args)
     spec, tables = configured_spec(puzzle, args)
-    _WORK.update(puzzle=puzzle, heuristic=from_spec(puzzle, spec), probes=args.probes)
-    print(f"predicting {len(chosen)} instances, {args.probes:,} probes per pass, IDA* + {_WORK['heuristic'].name}",
-          flush=True)
+    heuristic = from_spec(puzzle, spec)
+    print(f"predicting {len(chosen)} instances, {args.probes:,} probes per pass, IDA* + {heuristic.name}", flush=True)
     began = time.perf_counter()
-    predict_ida(puzzle, chosen[0].start, _WORK["heuristic"], chosen[0].optimal, n_probes=1)  # compile before forking
-    with multiprocessing.get_context("fork").Pool(args.jobs, initializer=leave_interrupts_to_parent) as pool:
-        predictions = dict(pool.imap_unordered(_predict, chosen))
+    predict_ida(puzzle, chosen[0].start, heuristic, chosen[0].optimal, n_probes=1)  # compile before forking
+    predictions = dict(forked_map(_predict, (puzzle, heuristic, args.probes), chosen, args.jobs))
     predict_seconds = time.perf_counter() - began
     measured = measured_rows(tables)
     rate = args.rate or (sum(int(r["nodes_expanded"]) for r in measured.values())

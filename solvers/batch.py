@@ -16,7 +16,6 @@ files itself, once.
 from __future__ import annotations
 
 import csv
-import multiprocessing
 import os
 import time
 from collections.abc import Iterator
@@ -28,9 +27,9 @@ import numpy as np
 from tqdm import tqdm
 
 from solvers.atomic import write_csv
-from solvers.cli_support import leave_interrupts_to_parent
 from solvers.distributed import cluster_size, run_on_cluster
 from solvers.errors import InputError
+from solvers.forked import forked_map
 from solvers.heuristics import Heuristic, from_recipe, from_spec
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
@@ -187,49 +186,26 @@ def _solve_rebuilt(puzzle: Puzzle, algorithm: str, recipe: tuple, options: dict,
     return solve_instance(puzzle, algorithm, from_recipe(recipe), options, instance)
 
 
-_WORK: dict = {}
-
-
-def _solve_one(instance: Instance) -> tuple[Instance, SearchResult]:
-    work = _WORK
-    return solve_instance(work["puzzle"], work["algorithm"], work["heuristic"], work["options"], instance)
-
-
-def _solve_warm_up(instance: Instance) -> None:
-    work = _WORK
-    solve(work["puzzle"], instance.start, work["algorithm"], work["heuristic"], **{**work["options"], "node_limit": 1})
-
-
-def _results(todo: list[Instance], jobs: int, client) -> Iterator[tuple[Instance, SearchResult]]:
-    """Solve `todo` on a Dask cluster (`client`), in this process (jobs == 1) or in `jobs`
-    forked workers, yielding as they finish. A single instance left for IDA* without a node
-    limit is split instead: its subtrees run on `jobs` threads or on the cluster."""
-    work = _WORK
-    if len(todo) == 1 and (client is not None or jobs > 1) and work["algorithm"] == "ida" \
-            and work["options"]["node_limit"] is None:  # one instance left: split its tree instead
+def _results(todo: list[Instance], work: tuple, jobs: int, client) -> Iterator[tuple[Instance, SearchResult]]:
+    """Solve `todo` with `work` (solve_instance's puzzle, algorithm, heuristic and options) on a
+    Dask cluster (`client`), in this process (jobs == 1) or in `jobs` forked workers, yielding
+    as they finish. A single instance left for IDA* without a node limit is split instead: its
+    subtrees run on `jobs` threads or on the cluster."""
+    puzzle, algorithm, heuristic, options = work
+    if len(todo) == 1 and (client is not None or jobs > 1) and algorithm == "ida" \
+            and options["node_limit"] is None:  # one instance left: split its tree instead
         threads = jobs if client is None else cluster_size(client)
-        yield todo[0], solve(work["puzzle"], todo[0].start, "ida", work["heuristic"], **work["options"],
-                             threads=threads, client=client)
+        yield todo[0], solve(puzzle, todo[0].start, "ida", heuristic, **options, threads=threads, client=client)
         return
     if client is not None:
-        yield from run_on_cluster(
-            client, partial(_solve_rebuilt, work["puzzle"], work["algorithm"], work["heuristic"].recipe(),
-                            work["options"]),
-            todo,
-        )
+        yield from run_on_cluster(client, partial(_solve_rebuilt, puzzle, algorithm, heuristic.recipe(), options), todo)
         return
     if jobs == 1 or len(todo) <= 1:
-        yield from map(_solve_one, todo)
+        yield from (solve_instance(*work, instance) for instance in todo)
         return
-    _solve_warm_up(todo[0])  # compile (or load) the kernels once, before the workers inherit them
-    context = multiprocessing.get_context("fork")
-    pool = context.Pool(min(jobs, len(todo)), initializer=leave_interrupts_to_parent)
-    try:
-        yield from pool.imap_unordered(_solve_one, todo, chunksize=1)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    # compile (or load) the kernels once, before the workers inherit them
+    solve(puzzle, todo[0].start, algorithm, heuristic, **{**options, "node_limit": 1})
+    yield from forked_map(solve_instance, work, todo, jobs)
 
 
 def solve_batch(
@@ -290,11 +266,10 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, pr
     rows = dict(kept)
     write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
     todo = [i for i in instances if i.number not in rows]
-    _WORK.update(puzzle=puzzle, algorithm=algorithm, heuristic=heuristic, options=options)
     bar = tqdm(total=len(instances), initial=len(kept), unit="instance", disable=not progress, leave=False)
     with out.open("a", newline="") as handle, bar:
         writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)
-        for instance, result in _results(todo, jobs, client):
+        for instance, result in _results(todo, (puzzle, algorithm, heuristic, options), jobs, client):
             row = result_row(instance, result, settings)
             writer.writerow(row)
             handle.flush()

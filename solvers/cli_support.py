@@ -25,13 +25,6 @@ def _interrupt(signal_number, frame):
     raise KeyboardInterrupt
 
 
-def leave_interrupts_to_parent() -> None:
-    """A forked worker's initializer: it ignores Ctrl-C and dies quietly on SIGTERM (the default
-    action), so that the parent, which terminates its workers, alone reports an interruption."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
     """Run a command's body; InputError becomes one line on stderr (the lines of a longer
     message joined by spaces) and exit status 2,

@@ -3,6 +3,7 @@
 import csv
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -200,3 +201,28 @@ def test_a_file_of_an_older_solve_batch_is_refused_naming_what_it_lacks(instance
     with pytest.raises(InputError, match="older solve-batch, without the prune, full_last_iteration, bpmx, bpmx_raises, "
                                          "bpmx_cutoffs of its rows"):
         solve_batch(puzzle, instances, baseline(puzzle, "manhattan"), out)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_batches_in_two_threads_of_one_process_keep_their_own_heuristics(instance_file, tmp_path, jobs):
+    puzzle, instances = load_instances(instance_file)
+    names = ("manhattan", "hamming")
+    for name in names:
+        solve_batch(puzzle, instances, baseline(puzzle, name), tmp_path / f"{name}-sequential.csv", jobs=jobs)
+    failures = []
+
+    def run(name):
+        try:
+            solve_batch(puzzle, instances, baseline(puzzle, name), tmp_path / f"{name}-thread.csv", jobs=jobs)
+        except BaseException as error:  # reported by the main thread's assertion below
+            failures.append(error)
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    for name in names:
+        assert _rows(tmp_path / f"{name}-thread.csv") == _rows(tmp_path / f"{name}-sequential.csv")
+    assert _rows(tmp_path / "manhattan-thread.csv") != _rows(tmp_path / "hamming-thread.csv")
