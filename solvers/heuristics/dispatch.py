@@ -26,7 +26,9 @@ A kind gives `start` and one of the other two: `child` is then `child_at_least` 
 which a child is cut off and cannot lower the next bound, so a maximum over many lookups
 stops at the first lookup that cuts the child (depth_first.py).
 
-The search keeps `position` (`h_start` fills it, the search updates it around each move).
+`h_start` fills `position` (the cell of every tile, position[0] the blank's), and the searches
+keep `board` and all of `position` exact after every move and undo (tests/test_heuristic_kinds.py
+checks it in every search with a kind that reads the blank's cell through `position`).
 Dispatch happens when numba compiles a search for a tuple of leaf types (through
 `numba.extending.overload`), so a kind costs nothing at run time; with NUMBA_DISABLE_JIT=1
 the same functions dispatch in Python through the registry.

@@ -778,7 +778,7 @@ def _packed_fill(scratch, row, column, position, n_lookups, tables, table_offset
 
 @inline_kernel
 def _packed_child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
-    """`source` is the blank's cell after the move (searches do not keep position[0] up to date)."""
+    """`source` is the blank's cell after the move (as position[0])."""
     return _packed_update(
         scratch, row, column, tile, position, source, data.affected.shape[0], data.tables, data.table_offset,
         data.pattern_tiles, data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern,
@@ -893,7 +893,7 @@ def _lazy_lookups_start(scratch, row, column, position, tables, table_offset, pa
 
 @inline_kernel
 def _lazy_child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
-    """`source` is the blank's cell after the move (searches do not keep position[0] up to date)."""
+    """`source` is the blank's cell after the move (as position[0])."""
     return _lazy_update(
         scratch, row, column, tile, position, source, enough, data.tables, data.table_offset, data.pattern_tiles,
         data.pattern_k, data.pattern_factorial, data.binomials, data.instance_pattern, data.instance_view,
@@ -1115,7 +1115,7 @@ def _chosen(lookup_start, scratch, row, column, zobrist, position):
     """The sum of the instances in scratch[row] of the lookup that the state's hash chooses."""
     n_cells = position.shape[0]
     key = np.int64(0)
-    for tile in range(1, n_cells):  # position[0] is not kept up to date by the searches
+    for tile in range(1, n_cells):  # the tiles' cells determine the blank's: it adds nothing
         key ^= zobrist[tile * n_cells + position[tile]]
     return _lookup_total(key % (lookup_start.shape[0] - 1), lookup_start, scratch, row, column)
 

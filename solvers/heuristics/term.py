@@ -14,7 +14,9 @@ class Term:
     `name` is what reports show; `spec` is the exact text `from_spec` rebuilds it from in any
     process (files by absolute path). `provenance` lists (file, checksum) of the tables it
     reads. `cacheable` is False where the data holds what numba cannot find again in another
-    process (a user's function): searches then compile without the disk cache.
+    process (a user's function), and for a kind defined outside tilepdb's packages (numba's
+    cache index names the kind's class, and a process where its module cannot be imported
+    could not read the index of any search): searches then compile without the disk cache.
     `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
     inlined kernel, when others followed it, made numba's code for max(...) up to 3x slower
     (measured on Korf's instances); last, it costs what it costs alone. A kind that can merge

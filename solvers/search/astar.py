@@ -148,11 +148,13 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
             board[blank] = tile
             board[target] = 0
             position[tile] = blank
+            position[0] = target
             child_h[direction] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
             child_codes[direction] = _pack(board)
             board[target] = tile
             board[blank] = 0
             position[tile] = target
+            position[0] = blank
         if bpmx:
             for direction in range(N_DIRECTIONS):
                 if child_h[direction] - 1 > node_h:

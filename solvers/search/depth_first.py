@@ -93,6 +93,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             board[blank] = tile
             board[back] = 0
             position[tile] = blank
+            position[0] = back
             blank = back
             if bpmx is not None:
                 if h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
@@ -114,6 +115,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         board[blank] = tile
         board[target] = 0
         position[tile] = blank
+        position[0] = target
         # h is needed only below the value that cuts the child and keeps next_bound; BPMX raises
         # the parent by the child's exact h (one call either way: two cost reference counting)
         enough = max(bound - depth, next_bound - depth - 1) if bpmx is None else NO_BOUND
@@ -132,6 +134,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
                     board[target] = tile
                     board[blank] = 0
                     position[tile] = target
+                    position[0] = blank
                     continue
         f = depth + 1 + h
         if f > bound:
@@ -140,6 +143,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             board[target] = tile
             board[blank] = 0
             position[tile] = target
+            position[0] = blank
             continue
         moves[depth] = move
         blank = target

@@ -70,6 +70,7 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
                 board[blank] = tile
                 board[target] = 0
                 position[tile] = blank
+                position[0] = target
                 if h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, bound - depth) \
                         < bound - depth:  # f <= bound
                     passing[count] = move
@@ -77,6 +78,7 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
                 board[target] = tile
                 board[blank] = 0
                 position[tile] = target
+                position[0] = blank
             if count == 0:
                 break
             weight *= count
@@ -87,6 +89,7 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
             board[blank] = tile
             board[target] = 0
             position[tile] = blank
+            position[0] = target
             # the chosen child's scratch row, complete (h_child_at_least again: each call site of a
             # heuristic costs its own compile)
             h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, NO_LIMIT)
