@@ -232,10 +232,20 @@ def load_partition(
     try:
         with h5py.File(path, "r") as handle:
             return _read(path, handle, puzzle, partition)
-    except PdbError:
-        raise
-    except (OSError, KeyError, ValueError, TypeError) as error:
+    except Exception as error:
+        if not _raised_by_h5py(error):  # a bug of ours: shown as it is
+            raise
         raise PdbError(f"{path}: not a readable tilepdb PDB file ({_reason(error)})") from None
+
+
+def _raised_by_h5py(error: Exception) -> bool:
+    """Whether h5py raised `error` (its innermost frame is h5py's): reading a file that is not
+    HDF5 or whose structures are damaged raises OSError, KeyError, RuntimeError, ValueError...
+    from deep inside h5py, and every one of them means a bad file."""
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame is not None and "h5py" in Path(frame.tb_frame.f_code.co_filename).parts
 
 
 def _reason(error: Exception) -> str:
@@ -273,24 +283,25 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
         raise PdbError(f"{path}: format version {version} does not match its table kind {table_kind!r} and "
                        f"compression {compression.name!r}; rebuild it with build-pdb")
     _check_ranking(path, attrs)
-    stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
+    try:  # a missing or malformed attribute: a damaged file, not a bug
+        stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
+        patterns = tuple(tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";"))
+        partition = Partition(str(attrs["partition"]), patterns)
+        cost_model = str(attrs["cost_model"])
+    except (KeyError, ValueError, TypeError) as error:
+        raise PdbError(f"{path}: not a readable tilepdb PDB file (its metadata: {_reason(error)})") from None
     if puzzle is not None and (stored.rows, stored.cols) != (puzzle.rows, puzzle.cols):
         raise PdbError(f"{path}: built for a {stored.board} board, not {puzzle.board}")
     if puzzle is not None and stored != puzzle:
         raise PdbError(
             f"{path}: built for goal {' '.join(map(str, stored.goal))}, not {' '.join(map(str, puzzle.goal))}"
         )
-    patterns = tuple(
-        tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";")
-    )
-    partition = Partition(str(attrs["partition"]), patterns)
     try:
         check_patterns(stored, patterns)
         for pattern in patterns:
             check_pattern_size(stored.n_cells, len(pattern))
     except InputError as error:
         raise PdbError(f"{path}: its partition is invalid: {error}") from None
-    cost_model = str(attrs["cost_model"])
     if cost_model not in (ADDITIVE, NON_ADDITIVE):
         raise PdbError(f"{path}: unknown cost model {cost_model!r}")
     if expected is not None and expected.patterns != partition.patterns:
@@ -308,9 +319,11 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     buffer = table_memory(sum(sizes))
     tables, checksums = [], []
     for number, (pattern, size) in enumerate(zip(patterns, sizes)):
-        dataset = handle[f"pattern_{number}"]
+        dataset = handle.get(f"pattern_{number}")
+        if not isinstance(dataset, h5py.Dataset) or "checksum" not in dataset.attrs:
+            raise PdbError(f"{path}: table {number} or its checksum is missing; the file is damaged")
         _check_ranking(path, dataset.attrs)
-        if tuple(int(t) for t in dataset.attrs["tiles"]) != pattern:
+        if tuple(np.ravel(dataset.attrs.get("tiles", ())).tolist()) != pattern:
             raise PdbError(f"{path}: table {number} is not for the tiles {pattern}")
         if dataset.shape != (size,) or dataset.dtype != np.uint8:
             raise PdbError(f"{path}: table {number} has the wrong shape or type")

@@ -6,12 +6,14 @@ import argparse
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Callable
 
 from solvers.errors import InputError
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_GAVE_UP, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
+EXIT_BUG = 70  # EX_SOFTWARE of sysexits.h: an internal error
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -29,7 +31,8 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
     """Run a command's body; InputError becomes one line on stderr (the lines of a longer
     message joined by spaces) and exit status 2,
     Ctrl-C or SIGTERM becomes `interrupted` on stderr and exit status 130; a reader of stdout
-    that went away (`| head`) ends the command quietly with status 141."""
+    that went away (`| head`) ends the command quietly with status 141. Any other exception is a
+    bug: its traceback, one line that says so, and exit status 70."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         return body()
@@ -43,6 +46,11 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return EXIT_BROKEN_PIPE
+    except Exception:  # not bad input: a bug, shown in full
+        traceback.print_exc()
+        print(f"{prog}: internal error: this is a bug in tilepdb; please report it with the traceback above",
+              file=sys.stderr)
+        return EXIT_BUG
 
 
 def show_progress(quiet: bool) -> bool:

@@ -22,6 +22,7 @@ import threading
 import uuid
 from asyncio import CancelledError
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import Executor, Future, InvalidStateError
 from contextlib import contextmanager, suppress
 from functools import partial
@@ -95,13 +96,15 @@ class ClusterError(InputError):
 
 
 def _task_outcome(task):
-    """The result of the finished Dask `task`; its error re-raised as is when it is InputError
-    (e.g. a PDB file a worker cannot read), else as ClusterError."""
+    """The result of the finished Dask `task`. InputError (e.g. a PDB file a worker cannot read)
+    is re-raised as is; a failure of the cluster itself (a worker killed too often, a task
+    cancelled, a connection lost or timed out) becomes ClusterError; anything else the task
+    raised is a bug and is re-raised as it is, traceback and all."""
+    from distributed import KilledWorker
+
     try:
         return task.result()
-    except InputError:
-        raise
-    except (Exception, CancelledError) as error:  # noqa: BLE001 - whatever failed on the cluster becomes one line
+    except (KilledWorker, CancelledError, FutureCancelled, OSError, TimeoutError) as error:  # CommClosedError: OSError
         raise ClusterError(f"the Dask cluster failed: {type(error).__name__}: {error}") from None
 
 

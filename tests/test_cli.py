@@ -97,3 +97,16 @@ def test_prune_and_full_last_iteration_are_reported(capsys):
     assert records["fsm", True]["nodes_generated"] > records["fsm", False]["nodes_generated"]
     assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--heuristic", "manhattan", "--full-last-iteration"]) == 0
     assert "generated (move pruning fsm, last iteration completed)" in capsys.readouterr().out
+
+
+def test_an_unexpected_exception_is_reported_as_a_bug_with_its_traceback(capsys):
+    from solvers.cli_support import EXIT_BUG, run_guarded
+
+    def broken():
+        raise ZeroDivisionError("a bug")
+
+    assert run_guarded("solve-puzzle", broken) == EXIT_BUG
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ZeroDivisionError: a bug" in err
+    assert err.splitlines()[-1] == ("solve-puzzle: internal error: this is a bug in tilepdb; "
+                                    "please report it with the traceback above")

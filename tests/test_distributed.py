@@ -6,13 +6,18 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import CancelledError
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")
 get_task_stream = distributed.get_task_stream
+
+from distributed import KilledWorker  # noqa: E402 - after the skip when Dask is missing
+from distributed.comm.core import CommClosedError  # noqa: E402
 
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
@@ -22,6 +27,7 @@ from solvers.distributed import (
     ClusterExecutor,
     cluster_size,
     dask_client,
+    _task_outcome,
     run_on_cluster,
     stop_when_told,
 )
@@ -205,9 +211,24 @@ def _fail(item):
     raise RuntimeError(f"worker trouble {item}")
 
 
-def test_a_failing_task_is_one_cluster_error(client):
-    with pytest.raises(ClusterError, match="the Dask cluster failed: RuntimeError: worker trouble"):
+def test_a_task_that_raises_is_a_bug_and_reaches_the_caller_as_it_is(client):
+    with pytest.raises(RuntimeError, match="worker trouble"):
         list(run_on_cluster(client, _fail, [1, 2]))
+
+
+class _FailedTask:
+    def __init__(self, error):
+        self.error = error
+
+    def result(self):
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [KilledWorker("task", SimpleNamespace(address="tcp://127.0.0.1:1"), 3), CancelledError(), CommClosedError("gone"),
+                                   TimeoutError("slow")])
+def test_a_failure_of_the_cluster_is_one_cluster_error(error):
+    with pytest.raises(ClusterError, match=f"the Dask cluster failed: {type(error).__name__}"):
+        _task_outcome(_FailedTask(error))
 
 
 def test_a_scheduler_that_does_not_answer_is_one_error():

@@ -157,3 +157,15 @@ def test_table_memory_is_zeroed_writable_and_exactly_sized():
         assert table.shape == (n_bytes,) and table.dtype == np.uint8 and not table.any()
         table[-1] = 7
         assert table[-1] == 7
+
+
+def test_a_bug_while_loading_is_not_reported_as_a_damaged_file(built_file, monkeypatch):
+    """Only what h5py raises means a bad file; an error of tilepdb's own code reaches the caller."""
+    from pdb_build import store
+
+    def broken(*args):
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(store, "checksum", broken)
+    with pytest.raises(TypeError, match="a bug"):
+        load_partition(built_file[2])

@@ -308,34 +308,36 @@ def deepening_search(
     began = time.perf_counter()
     initial_h = heuristic(board)
     timer = start_timer(stop, time_limit)
-    bound = initial_h if only_bound is None else only_bound
-    passes: list[Iteration] = []
-    totals = np.zeros(4, dtype=np.int64)  # expanded, generated, BPMX raises and cutoffs
-    solution = "" if puzzle.is_goal(board) else None
-    reason = ""
-    while solution is None:
-        budget = node_limit - int(totals[0]) if node_limit else 0
-        if node_limit and budget <= 0:
-            reason = f"node limit of {node_limit:,} expanded nodes reached"
-            break
-        done = interruptible(run_pass, (puzzle, heuristic, board, bound, budget, stop, options), stop)
-        totals += done[3:]
-        passes.append(Iteration(bound, done.nodes_expanded, done.nodes_generated))
-        if done.outcome == FOUND:
-            solution = moves_to_text(done.moves)
-            break
-        if stop[0]:
-            reason = f"time limit of {time_limit:g} s reached"
-            break
-        if done.outcome == LIMIT_REACHED:
-            reason = f"node limit of {node_limit:,} expanded nodes reached"
-            break
-        if only_bound is not None or done.next_bound == NO_BOUND:
-            reason = f"no solution within {bound} moves"
-            break
-        bound = done.next_bound
-    if timer is not None:
-        timer.cancel()
+    try:
+        bound = initial_h if only_bound is None else only_bound
+        passes: list[Iteration] = []
+        totals = np.zeros(4, dtype=np.int64)  # expanded, generated, BPMX raises and cutoffs
+        solution = "" if puzzle.is_goal(board) else None
+        reason = ""
+        while solution is None:
+            budget = node_limit - int(totals[0]) if node_limit else 0
+            if node_limit and budget <= 0:
+                reason = f"node limit of {node_limit:,} expanded nodes reached"
+                break
+            done = interruptible(run_pass, (puzzle, heuristic, board, bound, budget, stop, options), stop)
+            totals += done[3:]
+            passes.append(Iteration(bound, done.nodes_expanded, done.nodes_generated))
+            if done.outcome == FOUND:
+                solution = moves_to_text(done.moves)
+                break
+            if stop[0]:
+                reason = f"time limit of {time_limit:g} s reached"
+                break
+            if done.outcome == LIMIT_REACHED:
+                reason = f"node limit of {node_limit:,} expanded nodes reached"
+                break
+            if only_bound is not None or done.next_bound == NO_BOUND:
+                reason = f"no solution within {bound} moves"
+                break
+            bound = done.next_bound
+    finally:
+        if timer is not None:
+            timer.cancel()
     return search_result(
         algorithm,
         heuristic.name,
