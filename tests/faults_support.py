@@ -139,11 +139,18 @@ def script(command: str) -> list[str]:
 
 
 def spawn(argv: list[str], **kwargs) -> subprocess.Popen:
-    """Start a command in a new session (its own process group), output captured."""
+    """Start a command in a new session (its own process group), output captured, with Ctrl-C
+    at its default action even where the suite itself runs with it ignored (started in the
+    background, `pytest &`, or by a job scheduler), which a child would otherwise inherit."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **kwargs.pop("env", {})}
     return subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env, **kwargs
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env,
+        preexec_fn=_interrupts_at_default, **kwargs
     )
+
+
+def _interrupts_at_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def group_members(pgid: int) -> list[tuple[int, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -66,3 +67,14 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
                           text=True, timeout=120)
     assert err.read_text() == ""
     assert done.returncode == 141
+
+
+def test_children_get_ctrl_c_even_when_the_suite_runs_with_it_ignored():
+    """A suite started in the background inherits SIGINT ignored; the drills' children must not."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        child = spawn([sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT).__name__)"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    out, _ = child.communicate(timeout=60)
+    assert out.strip() == "default_int_handler"
