@@ -44,8 +44,8 @@ from pdb_build.abstraction import region_layout
 from pdb_build.bfs import BuiltTable, table_stats
 from pdb_build.compress import NONE, Compression, check_compressible, compress, parse_compression
 from pdb_build.partitions import Partition, check_patterns
-from pdb_build.pages import table_memory
 from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
+from pdb_build.table_file import shared_tables
 from solvers.atomic import atomic_target
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
@@ -220,7 +220,9 @@ def build_facts(path: str | Path) -> list[BuildFacts]:
 def load_partition(
     path: str | Path, puzzle: Puzzle | None = None, partition: Partition | None = None
 ) -> PatternDatabase:
-    """Open `path`, verify it and read every table into memory.
+    """Open `path`, verify it and map its tables read-only (table_file.py: the first load of a
+    version of the file verifies every table against its checksum and writes them to the table
+    file that every later load, in any process, maps; processes share one copy of the tables).
 
     Refuses (PdbError) a missing or non-HDF5 file, another format or version, a checksum
     mismatch, and, when given, a board, goal or partition other than `puzzle`'s and
@@ -316,8 +318,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     else:
         blocks = [n_placements(stored.n_cells, len(p)) // math.factorial(len(p)) for p in patterns]
     sizes = [compression.stored_bytes(b, math.factorial(len(p))) for b, p in zip(blocks, patterns)]
-    buffer = table_memory(sum(sizes))
-    tables, checksums = [], []
+    datasets = []
     for number, (pattern, size) in enumerate(zip(patterns, sizes)):
         dataset = handle.get(f"pattern_{number}")
         if not isinstance(dataset, h5py.Dataset) or "checksum" not in dataset.attrs:
@@ -327,14 +328,17 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
             raise PdbError(f"{path}: table {number} is not for the tiles {pattern}")
         if dataset.shape != (size,) or dataset.dtype != np.uint8:
             raise PdbError(f"{path}: table {number} has the wrong shape or type")
-        table = buffer[sum(sizes[:number]) : sum(sizes[: number + 1])]
-        dataset.read_direct(table)
-        if checksum(table) != dataset.attrs["checksum"]:
-            raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; the file is corrupt")
-        table.setflags(write=False)
-        tables.append(table)
-        checksums.append(str(dataset.attrs["checksum"]))
-    buffer.setflags(write=False)
+        datasets.append(dataset)
+    checksums = [str(dataset.attrs["checksum"]) for dataset in datasets]
+
+    def fill(tables: list[np.ndarray]) -> None:
+        for number, (pattern, dataset, table) in enumerate(zip(patterns, datasets, tables)):
+            dataset.read_direct(table)
+            if checksum(table) != checksums[number]:
+                raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; "
+                               "the file is corrupt")
+
+    buffer, tables = shared_tables(path, sizes, checksums, fill)
     return PatternDatabase(
         path, stored, partition, cost_model, buffer, tuple(tables), tuple(checksums), table_kind, layouts, compression
     )

@@ -49,9 +49,7 @@ def main() -> int:
                      "machine": platform.processor() or platform.machine()})
         print(f"{algorithm}: cold {cold:.2f} s, warm median {statistics.median(warm):.3f} s "
               f"({min(warm):.3f}-{max(warm):.3f}, {args.runs} runs)", flush=True)
-    out = ROOT / "results" / "bench_startup.csv"
-    out.parent.mkdir(exist_ok=True)
-    write_csv(out, rows, list(rows[0]))
+    write_csv(ROOT / "results" / "bench_startup.csv", rows)  # the folder is created if needed
     return 0
 
 

@@ -7,10 +7,11 @@ output keeps every complete, valid row (a solved row must replay to the goal in 
 length), drops a half-written last line, and solves only the instances still missing. The
 finished file is rewritten in instance order.
 
-Workers are forked processes: the heuristic (PDB tables included) is built once in the parent
-before the fork and shared with the workers copy-on-write; the tables are never written, so
-they are never copied. On a Dask cluster (solvers/distributed.py) each worker loads the PDB
-files itself, once.
+Workers are forked processes: the heuristic is built once in the parent before the fork and
+shared with the workers; its PDB tables are read-only maps of the files' table files
+(pdb_build/table_file.py), so they are never copied. On a Dask cluster (solvers/distributed.py)
+each worker loads the PDB files itself, once, and maps the same table files: one copy of the
+tables per machine.
 """
 
 from __future__ import annotations

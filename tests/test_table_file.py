@@ -1,0 +1,100 @@
+"""Table files: a PDB file's tables verified and written once per version of the file, then mapped
+read-only by every load; rewritten when the PDB file or the table file changes; private memory
+where none can be written."""
+
+import os
+import shutil
+
+import h5py
+import numpy as np
+import pytest
+
+from pdb_build import store, table_file
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import preset
+from pdb_build.store import PdbError, default_file_name, load_partition
+from solvers.puzzle import Puzzle
+
+
+@pytest.fixture
+def pdb(tmp_path):
+    puzzle = Puzzle(3, 3)
+    partition = preset(puzzle, "4-4")
+    path, built = build_pdb_file(plan_build(puzzle, partition), tmp_path / default_file_name(puzzle, partition))
+    return path, [b.table for b in built]
+
+
+@pytest.fixture
+def verified(monkeypatch):
+    """How many tables were checked against their checksums since the fixture began."""
+    count = [0]
+    real = store.checksum
+
+    def counting(table):
+        count[0] += 1
+        return real(table)
+
+    monkeypatch.setattr(store, "checksum", counting)
+    return count
+
+
+def _assert_tables(database, tables):
+    assert len(database.tables) == len(tables)
+    for loaded, built in zip(database.tables, tables):
+        assert np.array_equal(loaded, built) and not loaded.flags.writeable
+
+
+def test_the_first_load_verifies_and_writes_the_table_file_later_loads_map_it(pdb, verified):
+    path, tables = pdb
+    first = load_partition(path)
+    table = path.with_name(path.name + table_file.SUFFIX)
+    assert verified[0] == 2 and table.is_file() and table.stat().st_mode & 0o222 == 0  # read-only
+    second = load_partition(path)
+    assert verified[0] == 2  # mapped, not read again
+    _assert_tables(first, tables)
+    _assert_tables(second, tables)
+    assert second.tables[0].base is not None and np.array_equal(second.buffer, np.concatenate(tables))
+
+
+def test_a_new_version_of_the_pdb_file_is_verified_again(pdb, verified, tmp_path):
+    path, tables = pdb
+    load_partition(path)
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    _assert_tables(load_partition(path), tables)
+    assert verified[0] == 4
+    with h5py.File(path, "r+") as handle:  # one entry changed: the checksum no longer holds
+        handle["pattern_0"][5] ^= 1
+    with pytest.raises(PdbError, match="fails its checksum"):
+        load_partition(path)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "header", "empty"])
+def test_a_damaged_table_file_is_written_again(pdb, verified, damage):
+    path, tables = pdb
+    load_partition(path)
+    table = path.with_name(path.name + table_file.SUFFIX)
+    table.chmod(0o644)
+    data = table.read_bytes()
+    table.write_bytes({"truncated": data[:-1], "header": b"x" + data[1:], "empty": b""}[damage])
+    _assert_tables(load_partition(path), tables)
+    assert verified[0] == 4 and table.read_bytes() == data
+
+
+def test_without_a_writable_folder_the_tables_are_read_into_memory(pdb, verified, tmp_path, monkeypatch):
+    path, tables = pdb
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setattr(table_file, "table_file_candidates", lambda path: [blocker / "x.tables", blocker / "y.tables"])
+    _assert_tables(load_partition(path), tables)
+    _assert_tables(load_partition(path), tables)
+    assert verified[0] == 4 and not list(tmp_path.glob("*.tables"))
+
+
+def test_a_copy_elsewhere_has_its_own_table_file(pdb, verified, tmp_path):
+    path, tables = pdb
+    load_partition(path)
+    copy = tmp_path / "copy" / path.name
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    _assert_tables(load_partition(copy), tables)
+    assert verified[0] == 4 and copy.with_name(copy.name + table_file.SUFFIX).is_file()
