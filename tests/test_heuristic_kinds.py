@@ -13,6 +13,7 @@ import pytest
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom
 from solvers.errors import InputError
+from solvers.experiments import full_iteration
 from solvers.heuristics import Heuristic, from_spec
 from solvers.heuristics.dispatch import register_kind
 from solvers.heuristics.term import Term
@@ -228,8 +229,9 @@ def _with_blank_distance(puzzle, data_class):
 
 
 def test_every_search_keeps_the_blanks_cell_in_position():
-    """IDA*, A*, parallel IDA* and the effort estimate give the same results with the kind that
-    reads position[0] as with its twin: the blank's entry is exact after every move and undo."""
+    """IDA*, A*, parallel IDA*, the effort estimate and the experiments' full iterations give the
+    same results with the kind that reads position[0] as with its twin: the blank's entry is
+    exact after every move and undo."""
     puzzle = Puzzle(3, 3, SNAIL_3X3)
     by_position, by_move = (_with_blank_distance(puzzle, kind) for kind in (BlankByPosition, BlankByMove))
     # kinds of a module outside the packages stay out of the package kernels' disk cache, whose
@@ -250,3 +252,4 @@ def test_every_search_keeps_the_blanks_cell_in_position():
         length = exact[tuple(start.tolist())]
         assert predict_ida(puzzle, start, by_position, length, n_probes=200) == \
             predict_ida(puzzle, start, by_move, length, n_probes=200)
+        assert full_iteration(puzzle, start, by_position, length) == full_iteration(puzzle, start, by_move, length)
