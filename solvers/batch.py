@@ -140,9 +140,11 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
     kept: dict[int, dict] = {}
     others: dict[int, dict] = {}
     for row in csv.DictReader(text.splitlines()):
+        if None in row.values() or set(row) != set(ROW_FIELDS):  # a short or long line
+            continue
         try:
             number = int(row["id"])
-            if None in row.values() or set(row) != set(ROW_FIELDS) or number in kept or number in others:
+            if number in kept or number in others:
                 continue
             if any(row[f] != settings[f] for f in SETTINGS_FIELDS):
                 raise _OtherSettings(row)
@@ -156,7 +158,7 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
         except _OtherSettings:
             raise InputError(f"{path} holds rows solved with {_described(row)}, not with {_described(settings)}; "
                              "resume with the same settings or choose another --out") from None
-        except (KeyError, ValueError, TypeError, SolutionError, PuzzleError):
+        except (ValueError, SolutionError, PuzzleError):  # a number that is not one, moves that do not solve
             continue
     return kept, others
 
