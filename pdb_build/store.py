@@ -45,7 +45,7 @@ from pdb_build.bfs import BuiltTable, table_stats
 from pdb_build.compress import NONE, Compression, check_compressible, compress, parse_compression
 from pdb_build.partitions import Partition, check_patterns
 from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
-from pdb_build.table_file import shared_tables
+from pdb_build.table_file import private_tables, shared_tables
 from solvers.atomic import atomic_target
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
@@ -218,14 +218,16 @@ def build_facts(path: str | Path) -> list[BuildFacts]:
 
 
 def load_partition(
-    path: str | Path, puzzle: Puzzle | None = None, partition: Partition | None = None
+    path: str | Path, puzzle: Puzzle | None = None, partition: Partition | None = None, *, shared: bool = True
 ) -> PatternDatabase:
     """Open `path`, verify it and map its tables read-only (table_file.py: the first load of a
     version of the file verifies every table against its checksum and writes them to the table
     file that every later load, in any process, maps; processes share one copy of the tables).
+    With `shared` False, the tables are read from the file itself into this process's memory and
+    every checksum is checked, table file or not (what verify-pdb needs).
 
     Refuses (PdbError) a missing or non-HDF5 file, another format or version, a checksum
-    mismatch, and, when given, a board, goal or partition other than `puzzle`'s and
+    mismatch (checked where the tables are read from the file itself), and, when given, a board, goal or partition other than `puzzle`'s and
     `partition`'s.
     """
     path = Path(path)
@@ -233,7 +235,7 @@ def load_partition(
         raise PdbError(f"{path}: no such PDB file")
     try:
         with h5py.File(path, "r") as handle:
-            return _read(path, handle, puzzle, partition)
+            return _read(path, handle, puzzle, partition, shared)
     except Exception as error:
         if not _raised_by_h5py(error):  # a bug of ours: shown as it is
             raise
@@ -263,7 +265,8 @@ def _check_ranking(path: Path, attrs) -> None:
         )
 
 
-def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partition | None) -> PatternDatabase:
+def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partition | None,
+          shared: bool) -> PatternDatabase:
     attrs = handle.attrs
     if attrs.get("format") != FORMAT:
         raise PdbError(f"{path}: not a tilepdb PDB file")
@@ -338,7 +341,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
                 raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; "
                                "the file is corrupt")
 
-    buffer, tables = shared_tables(path, sizes, checksums, fill)
+    buffer, tables = shared_tables(path, sizes, checksums, fill) if shared else private_tables(sizes, fill)
     return PatternDatabase(
         path, stored, partition, cost_model, buffer, tuple(tables), tuple(checksums), table_kind, layouts, compression
     )

@@ -11,25 +11,37 @@ processes of a machine share one copy of the tables in the page cache, and a sta
 decompression nor hashing.
 
 Layout: a header of HEADER_BYTES (the magic line, then JSON: the PDB file's size, modification
-time, inode and device when it was read, and each table's checksum, offset and size), then the
+time and inode when it was read, and each table's checksum, offset and size), then the
 tables one after the other (the page-aligned header keeps them page-aligned as a whole). The header is written last, so a table file
 with a valid header is complete. A PDB file changed since (rebuilt, copied over), a header that
 does not match the tables the PDB file declares, or a table file of the wrong size, and the table
-file is written again from tables verified anew. Where no table file can be written (a full disk,
-read-only folders), the tables are read into this process's memory, as verified as ever.
+file is written again from tables verified anew. Processes that load a file at once take turns
+on a lock file (`<file>.tables.lock`): one writes, the others map what it wrote. Where no table
+file can be written (a full disk, read-only folders), the tables are read into this process's
+memory, as verified as ever. The body of a table file is trusted once written (it is not hashed
+again at each load): `verify-pdb` reads the PDB file itself, and removes a table file whose
+tables differ from the verified ones.
 """
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 import os
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from pdb_build.pages import table_memory
-from solvers.atomic import atomic_target
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock; two first loads at once each write their own file
+    fcntl = None
 
 MAGIC = b"tilepdb-tables 1\n"
 HEADER_BYTES = 1 << 16  # a multiple of every page size
@@ -37,9 +49,10 @@ SUFFIX = ".tables"
 
 
 def source_stamp(path: Path) -> dict:
-    """What identifies a version of the file at `path`: size, modification time, inode, device."""
+    """What identifies a version of the file at `path`: its size, modification time and inode (not
+    its device, which differs between the clients of one network file system)."""
     status = path.stat()
-    return {"size": status.st_size, "mtime_ns": status.st_mtime_ns, "inode": status.st_ino, "device": status.st_dev}
+    return {"size": status.st_size, "mtime_ns": status.st_mtime_ns, "inode": status.st_ino}
 
 
 def table_offsets(sizes: list[int]) -> list[int]:
@@ -49,10 +62,20 @@ def table_offsets(sizes: list[int]) -> list[int]:
 
 def table_file_candidates(path: Path) -> list[Path]:
     """Where the table file of the PDB file `path` may be, in the order they are tried."""
-    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tilepdb-tables"
     resolved = path.resolve()
-    mangled = "_".join(part for part in resolved.parent.parts if part not in ("/", "\\")) + "_" + resolved.name
-    return [resolved.with_name(resolved.name + SUFFIX), user_cache / (mangled + SUFFIX)]
+    beside = resolved.with_name(resolved.name + SUFFIX)
+    try:
+        user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tilepdb-tables"
+    except RuntimeError:  # no home folder
+        return [beside]
+    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
+    return [beside, user_cache / f"{resolved.name}.{digest}{SUFFIX}"]
+
+
+def table_header(path: Path, sizes: list[int], checksums: list[str]) -> dict:
+    """The header a table file of this version of `path` holds."""
+    return {"source": source_stamp(path), "checksums": list(checksums), "sizes": list(sizes),
+            "offsets": table_offsets(sizes)}
 
 
 def shared_tables(path: Path, sizes: list[int], checksums: list[str],
@@ -63,8 +86,7 @@ def shared_tables(path: Path, sizes: list[int], checksums: list[str],
     writable arrays and checks them against their checksums; whatever it raises (PdbError on a
     mismatch) propagates, and no table file is left behind. Without a writable folder, the
     tables are filled into this process's memory instead."""
-    header = {"source": source_stamp(path), "checksums": list(checksums), "sizes": list(sizes),
-              "offsets": table_offsets(sizes)}
+    header = table_header(path, sizes, checksums)
     candidates = table_file_candidates(path)
     for candidate in candidates:
         mapped = _mapped_if_current(candidate, header)
@@ -72,12 +94,20 @@ def shared_tables(path: Path, sizes: list[int], checksums: list[str],
             return mapped
     for candidate in candidates:
         try:
-            _write(candidate, header, fill)
+            with _turn(candidate):
+                mapped = _mapped_if_current(candidate, header)  # written meanwhile by another process?
+                if mapped is None:
+                    _write(candidate, header, fill)
+                    mapped = _mapped_if_current(candidate, header)
         except _Unwritable:
             continue
-        mapped = _mapped_if_current(candidate, header)
         if mapped is not None:
             return mapped
+    return private_tables(sizes, fill)
+
+
+def private_tables(sizes: list[int], fill: Callable[[list[np.ndarray]], None]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(buffer, tables) filled by `fill` in this process's own memory, read-only."""
     buffer = table_memory(sum(sizes))
     tables = [buffer[start: start + size] for start, size in zip(np.cumsum([0, *sizes[:-1]]), sizes)]
     fill(tables)
@@ -86,27 +116,55 @@ def shared_tables(path: Path, sizes: list[int], checksums: list[str],
     return buffer, tables
 
 
+def discard_if_different(path: Path, tables: list[np.ndarray], checksums: list[str]) -> list[Path]:
+    """Remove every table file of this version of `path` whose tables differ from `tables` (which
+    were verified against `checksums`); returns the files removed."""
+    header = table_header(path, [t.size for t in tables], checksums)
+    removed = []
+    for candidate in table_file_candidates(path):
+        mapped = _mapped_if_current(candidate, header)
+        if mapped is not None and not all(np.array_equal(a, b) for a, b in zip(mapped[1], tables)):
+            del mapped
+            candidate.unlink(missing_ok=True)
+            removed.append(candidate)
+    return removed
+
+
 class _Unwritable(Exception):
     """The table file cannot be written here (its folder, the disk)."""
 
 
+@contextmanager
+def _turn(candidate: Path) -> Iterator[None]:
+    """Hold the lock of `candidate`'s table file (a lock file beside it) while the block runs."""
+    try:
+        candidate.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(candidate.with_name(candidate.name + ".lock"), "a")
+    except OSError as error:
+        raise _Unwritable(str(error)) from error
+    with lock:
+        if fcntl is not None:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        yield
+
+
 def _mapped_if_current(candidate: Path, header: dict) -> tuple[np.ndarray, list[np.ndarray]] | None:
-    """The table file `candidate` mapped read-only, if it exists, is complete and matches `header`."""
+    """The table file `candidate` mapped read-only, if it exists, is complete and matches `header`.
+    Header, size and map come from one open file, so a file renamed over it meanwhile is never mixed in."""
     try:
         with candidate.open("rb") as handle:
             head = handle.read(HEADER_BYTES)
-        size = candidate.stat().st_size
+            if not head.startswith(MAGIC):
+                return None
+            try:
+                stored = json.loads(head[len(MAGIC):].rstrip(b" \n"))
+            except ValueError:
+                return None
+            if stored != header or os.fstat(handle.fileno()).st_size != _file_size(header):
+                return None
+            mapped = np.memmap(handle, dtype=np.uint8, mode="r").view(np.ndarray)  # plain arrays for the kernels
     except OSError:
         return None
-    if not head.startswith(MAGIC):
-        return None
-    try:
-        stored = json.loads(head[len(MAGIC):].rstrip(b" \n"))
-    except ValueError:
-        return None
-    if stored != header or size != _file_size(header):
-        return None
-    mapped = np.memmap(candidate, dtype=np.uint8, mode="r").view(np.ndarray)  # plain arrays for the kernels
     tables = [mapped[start: start + size] for start, size in zip(header["offsets"], header["sizes"])]
     return mapped[HEADER_BYTES:], tables
 
@@ -116,20 +174,20 @@ def _file_size(header: dict) -> int:
 
 
 def _write(candidate: Path, header: dict, fill: Callable[[list[np.ndarray]], None]) -> None:
-    """Write the table file `candidate` atomically: the tables (filled and checked by `fill`),
-    then the header; read-only once complete. Raises _Unwritable where the file cannot be
-    written; what `fill` raises propagates."""
+    """Write the table file `candidate` (its lock held): the tables (filled and checked by `fill`)
+    into a temporary file of a unique name, then the header, then the rename; read-only once
+    complete. Raises _Unwritable where the file cannot be written; what `fill` raises propagates,
+    and the temporary file is removed either way."""
     encoded = MAGIC + json.dumps(header).encode()
     if len(encoded) >= HEADER_BYTES:
         raise _Unwritable("the header of the table file is too large")
     total = _file_size(header)
+    for abandoned in candidate.parent.glob(f".{glob.escape(candidate.name)}.*.tmp"):  # by killed writers:
+        abandoned.unlink(missing_ok=True)  # a writer holds the lock until its file is renamed
+    temporary = candidate.with_name(f".{candidate.name}.{uuid.uuid4().hex}.tmp")
     try:
-        candidate.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise _Unwritable(str(error)) from error
-    with atomic_target(candidate) as temporary:
         try:
-            with temporary.open("wb") as handle:
+            with temporary.open("xb") as handle:
                 if hasattr(os, "posix_fallocate"):  # the space taken now: a full disk is an error here,
                     os.posix_fallocate(handle.fileno(), 0, total)  # not a SIGBUS while the map is written
                 else:
@@ -146,5 +204,8 @@ def _write(candidate: Path, header: dict, fill: Callable[[list[np.ndarray]], Non
                 handle.flush()
                 os.fsync(handle.fileno())
             temporary.chmod(0o444)
+            os.replace(temporary, candidate)
         except OSError as error:
             raise _Unwritable(str(error)) from error
+    finally:
+        temporary.unlink(missing_ok=True)

@@ -98,13 +98,15 @@ class ClusterError(InputError):
 def _task_outcome(task):
     """The result of the finished Dask `task`. InputError (e.g. a PDB file a worker cannot read)
     is re-raised as is; a failure of the cluster itself (a worker killed too often, a task
-    cancelled, a connection lost or timed out) becomes ClusterError; anything else the task
+    cancelled, a connection lost or timed out, a worker that cannot import the task's code)
+    becomes ClusterError; anything else the task
     raised is a bug and is re-raised as it is, traceback and all."""
     from distributed import KilledWorker
 
     try:
         return task.result()
-    except (KilledWorker, CancelledError, FutureCancelled, OSError, TimeoutError) as error:  # CommClosedError: OSError
+    except (KilledWorker, CancelledError, FutureCancelled, OSError, TimeoutError,  # CommClosedError: OSError
+            ImportError) as error:  # a worker without tilepdb, or another version of it: the cluster's setup
         raise ClusterError(f"the Dask cluster failed: {type(error).__name__}: {error}") from None
 
 
@@ -162,7 +164,7 @@ def _settle(future: Future, task) -> None:
     """Give `future` the outcome of the finished Dask `task` (see `_task_outcome`)."""
     try:
         outcome = _task_outcome(task)
-    except InputError as error:
+    except BaseException as error:  # noqa: BLE001 - handed on: a future left unsettled would hang its waiter
         with suppress(InvalidStateError):
             future.set_exception(error)
         return

@@ -24,7 +24,7 @@ from numba.core.errors import NumbaIRAssumptionWarning
 warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 from solvers import wording
-from solvers.data_files import ROOT
+from solvers.data_files import ROOT, in_checkout
 from solvers.kernel_cache import cache_on_disk, cached_folders
 
 KERNEL_OPTIONS = {"fastmath": False, "nogil": True}  # the disk cache is kernel_cache's
@@ -58,8 +58,8 @@ def uncached(compiled):
 def in_tree_cache_files() -> list[Path]:
     """numba's own cache files (index *.nbi, code *.nbc) in the __pycache__ folders beside the
     sources, left by versions of tilepdb that cached there (never read any more)."""
-    return sorted(path for folder in ("solvers", "pdb_build", "tests", "scripts")
-                  for path in (ROOT / folder).rglob("__pycache__/*.nb[ic]"))
+    folders = ["solvers", "pdb_build", *(["tests", "scripts"] if in_checkout() else [])]  # installed: not ours
+    return sorted(path for folder in folders for path in (ROOT / folder).rglob("__pycache__/*.nb[ic]"))
 
 
 def clear_cache_main(argv: list[str] | None = None) -> int:

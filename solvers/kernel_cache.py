@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import pickle
 import platform
 import shutil
 import sys
@@ -46,6 +47,8 @@ from solvers.data_files import ROOT
 SOURCE_PACKAGES = ("solvers", "pdb_build")
 PARENT_NAME = "tilepdb-kernels"
 STALE_AFTER = 24 * 3600  # seconds since its last use after which another key's folder is removed
+# what reading a damaged index, or one naming a module this process cannot import, raises
+UNREADABLE_INDEX = (OSError, EOFError, ValueError, ImportError, AttributeError, pickle.UnpicklingError)
 
 
 def source_files() -> list[Path]:
@@ -54,7 +57,7 @@ def source_files() -> list[Path]:
     for package in SOURCE_PACKAGES:
         for folder, subfolders, names in os.walk(ROOT / package):
             subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
-            found += [Path(folder) / name for name in names if name.endswith(".py")]
+            found += [Path(folder) / name for name in names if name.endswith(".py") and not name.startswith(".")]
     return sorted(found)
 
 
@@ -66,7 +69,10 @@ def cache_key() -> str:
         digest.update(part.encode() + b"\0")
     for path in source_files():
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+        try:
+            digest.update(path.read_bytes() + b"\0")
+        except OSError:  # removed meanwhile (a checkout switching branches): its absence is hashed
+            digest.update(b"\1")
     return digest.hexdigest()[:20]
 
 
@@ -74,8 +80,12 @@ def cache_parents() -> list[Path]:
     """The folders that may hold the keys' folders, in the order they are tried."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return [Path(os.environ["NUMBA_CACHE_DIR"]) / PARENT_NAME]
-    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return [ROOT / "solvers" / "__pycache__" / "kernels", user_cache / PARENT_NAME]
+    beside = ROOT / "solvers" / "__pycache__" / "kernels"
+    try:
+        user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    except RuntimeError:  # no home folder
+        return [beside]
+    return [beside, user_cache / PARENT_NAME]
 
 
 @functools.cache
@@ -131,7 +141,28 @@ class _KeyedCacheImpl(CompileResultCacheImpl):
 
 
 class _KeyedFunctionCache(FunctionCache):
+    """numba's cache of a function's compiled code in the key's folder. A cache is an aid, never
+    a condition: an index that cannot be read (damaged, or naming a module this process cannot
+    import) is a miss, and code that cannot be saved (a full disk, a quota, a folder removed
+    meanwhile) is not saved."""
+
     _impl_class = _KeyedCacheImpl
+
+    def load_overload(self, sig, target_context):
+        try:
+            return super().load_overload(sig, target_context)
+        except UNREADABLE_INDEX:
+            return None
+
+    def save_overload(self, sig, data):
+        try:
+            super().save_overload(sig, data)
+        except UNREADABLE_INDEX:  # saving reads the index first: start it afresh, once
+            try:
+                os.unlink(self._cache_file._index_path)
+                super().save_overload(sig, data)
+            except UNREADABLE_INDEX:
+                pass
 
 
 def cache_on_disk(compiled):

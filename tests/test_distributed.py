@@ -273,3 +273,14 @@ def test_a_worker_with_two_threads_returns_the_single_process_rows(eight, tmp_pa
         remote = solve_batch(puzzle, instances, heuristic, tmp_path / "threaded.csv", client=threaded)
     assert remote.n_solved == local.n_solved == 24 and remote.mismatches == ()
     assert _rows(tmp_path / "threaded.csv") == _rows(tmp_path / "local.csv")
+
+
+def test_an_executor_task_that_raises_settles_its_future_with_the_error(client):
+    """A waiter on the future must see the task's own exception, not wait for ever."""
+    from concurrent.futures import wait
+
+    executor = ClusterExecutor(client)
+    future = executor.submit(_fail, 3)
+    done, _ = wait([future], timeout=60)
+    executor.shutdown(cancel_futures=True)
+    assert done and isinstance(future.exception(), RuntimeError)

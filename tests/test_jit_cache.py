@@ -84,6 +84,12 @@ def test_a_run_after_an_edit_runs_the_edited_kernels(tmp_path):
     assert back == {**first, "compiled": 0, "loaded": back["loaded"]} and back["loaded"] > 0
     assert len(list((cache / kernel_cache.PARENT_NAME).iterdir())) == 3
 
+    # damaged indexes are misses, never errors: everything compiles again, same result
+    for index in (cache / kernel_cache.PARENT_NAME).rglob("*.nbi"):
+        index.write_bytes(index.read_bytes()[:40])
+    damaged = _run_search(source, cache)
+    assert damaged == {**first, "compiled": damaged["compiled"], "loaded": 0} and damaged["compiled"] > 0
+
 
 def test_the_key_covers_every_package_module_and_the_versions(tmp_path, monkeypatch):
     source = _copy_of_the_package(tmp_path)
@@ -117,6 +123,7 @@ def test_other_keys_folders_are_removed_after_a_day(tmp_path, monkeypatch):
 def test_clear_cache_deletes_every_cached_kernel_and_nothing_else(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setattr(jit, "ROOT", tmp_path)
+    monkeypatch.setattr(jit, "in_checkout", lambda: True)
     in_tree = ["solvers/__pycache__/heuristics._h_of-273.py311.nbi", "pdb_build/__pycache__/ranking._map_rank-59.py311.nbi",
                "tests/__pycache__/test_bits.k-9.py311.2.nbc"]
     kept = ["solvers/__pycache__/jit.cpython-311.pyc", "solvers/ranking.nbi", "data/__pycache__/x.nbi",

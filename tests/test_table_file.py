@@ -2,6 +2,7 @@
 read-only by every load; rewritten when the PDB file or the table file changes; private memory
 where none can be written."""
 
+import multiprocessing
 import os
 import shutil
 
@@ -13,6 +14,7 @@ from pdb_build import store, table_file
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
 from pdb_build.store import PdbError, default_file_name, load_partition
+from pdb_build.verify import verify_pdb
 from solvers.puzzle import Puzzle
 
 
@@ -53,7 +55,7 @@ def test_the_first_load_verifies_and_writes_the_table_file_later_loads_map_it(pd
     assert verified[0] == 2  # mapped, not read again
     _assert_tables(first, tables)
     _assert_tables(second, tables)
-    assert second.tables[0].base is not None and np.array_equal(second.buffer, np.concatenate(tables))
+    assert np.array_equal(second.buffer, np.concatenate(tables))
 
 
 def test_a_new_version_of_the_pdb_file_is_verified_again(pdb, verified, tmp_path):
@@ -87,7 +89,7 @@ def test_without_a_writable_folder_the_tables_are_read_into_memory(pdb, verified
     monkeypatch.setattr(table_file, "table_file_candidates", lambda path: [blocker / "x.tables", blocker / "y.tables"])
     _assert_tables(load_partition(path), tables)
     _assert_tables(load_partition(path), tables)
-    assert verified[0] == 4 and not list(tmp_path.glob("*.tables"))
+    assert verified[0] == 4 and not list(tmp_path.glob("*.tables*"))
 
 
 def test_a_copy_elsewhere_has_its_own_table_file(pdb, verified, tmp_path):
@@ -98,3 +100,64 @@ def test_a_copy_elsewhere_has_its_own_table_file(pdb, verified, tmp_path):
     shutil.copy(path, copy)
     _assert_tables(load_partition(copy), tables)
     assert verified[0] == 4 and copy.with_name(copy.name + table_file.SUFFIX).is_file()
+
+
+def test_verify_pdb_reads_the_pdb_file_itself_and_removes_a_table_file_that_differs(pdb):
+    path, tables = pdb
+    load_partition(path)
+    table = path.with_name(path.name + table_file.SUFFIX)
+    table.chmod(0o644)
+    data = bytearray(table.read_bytes())
+    data[table_file.HEADER_BYTES + 7] ^= 1  # the body: not noticed by a load
+    table.write_bytes(bytes(data))
+    assert not np.array_equal(load_partition(path).tables[0], tables[0])
+    assert verify_pdb(path).ok and not table.exists()
+    _assert_tables(load_partition(path), tables)
+
+
+def _mapping_of(array: np.ndarray) -> str:
+    """The file (or '') mapped at `array`'s first byte, from /proc/self/maps."""
+    address = array.ctypes.data
+    for line in open("/proc/self/maps"):
+        fields = line.split()
+        low, high = (int(x, 16) for x in fields[0].split("-"))
+        if low <= address < high:
+            return fields[5] if len(fields) > 5 else ""
+    return ""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs Linux's /proc")
+def test_later_loads_map_the_table_file_itself(pdb):
+    path, _ = pdb
+    load_partition(path)
+    table = path.with_name(path.name + table_file.SUFFIX)
+    assert _mapping_of(load_partition(path).tables[0]) == str(table)
+    assert _mapping_of(load_partition(path, shared=False).tables[0]) != str(table)
+
+
+def _load_at_once(barrier, path, inodes):
+    barrier.wait()
+    database = load_partition(path)
+    address = database.tables[0].ctypes.data
+    for line in open("/proc/self/maps"):
+        fields = line.split()
+        low, high = (int(x, 16) for x in fields[0].split("-"))
+        if low <= address < high:
+            inodes.put(int(fields[4]))  # the inode of the mapped file
+            return
+    inodes.put(0)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs Linux's /proc")
+def test_processes_loading_a_new_file_at_once_all_map_one_table_file(pdb):
+    path, _ = pdb
+    context = multiprocessing.get_context("fork")
+    barrier, inodes = context.Barrier(4), context.Queue()
+    processes = [context.Process(target=_load_at_once, args=(barrier, path, inodes)) for _ in range(4)]
+    for process in processes:
+        process.start()
+    found = sorted(inodes.get(timeout=120) for _ in processes)
+    for process in processes:
+        process.join(timeout=60)
+    table = path.with_name(path.name + table_file.SUFFIX)
+    assert found == [table.stat().st_ino] * 4

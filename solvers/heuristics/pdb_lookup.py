@@ -392,7 +392,9 @@ def _lazy_lookups(lookups: tuple[Lookup, ...], views: dict, first_pattern: np.nd
 def _shared_tables(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(buffer, where each pattern's table starts in it): the tables of every pattern, a table
     that several files hold (the same pattern, kind, encoding and checksum, as in a catalogue
-    of partitions) stored once, in memory advised to live on huge pages (pdb_build/pages.py)."""
+    of partitions) stored once. One file's tables are its own (mapped from its table file:
+    pdb_build/table_file.py); several files' are copied into memory advised to live on huge
+    pages (pdb_build/pages.py)."""
     if len(databases) == 1:
         database = databases[0]
         return database.buffer, np.array([t.ctypes.data - database.buffer.ctypes.data for t in database.tables],
