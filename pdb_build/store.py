@@ -227,8 +227,8 @@ def load_partition(
     every checksum is checked, table file or not (what verify-pdb needs).
 
     Refuses (PdbError) a missing or non-HDF5 file, another format or version, a checksum
-    mismatch (checked where the tables are read from the file itself), and, when given, a board, goal or partition other than `puzzle`'s and
-    `partition`'s.
+    mismatch (checked where the tables are read from the file itself), and, when given, a
+    board, goal or partition other than `puzzle`'s and `partition`'s.
     """
     path = Path(path)
     if not path.is_file():

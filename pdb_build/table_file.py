@@ -12,8 +12,8 @@ decompression nor hashing.
 
 Layout: a header of HEADER_BYTES (the magic line, then JSON: the PDB file's size, modification
 time and inode when it was read, and each table's checksum, offset and size), then the
-tables one after the other (the page-aligned header keeps them page-aligned as a whole). The header is written last, so a table file
-with a valid header is complete. A PDB file changed since (rebuilt, copied over), a header that
+tables one after the other. The header is written last, so a table file with a valid header is
+complete. A PDB file changed since (rebuilt, copied over), a header that
 does not match the tables the PDB file declares, or a table file of the wrong size, and the table
 file is written again from tables verified anew. Processes that load a file at once take turns
 on a lock file (`<file>.tables.lock`): one writes, the others map what it wrote. Where no table

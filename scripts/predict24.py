@@ -35,6 +35,8 @@ from solvers.search.effort import predict_ida
 
 C_SOLVER_COLUMN = {"plain": "kf-additive", "zero-aware": "kf-zero-aware", "plain-small": "small-additive",
                    "zero-aware-small": "small-zero-aware"}
+
+
 def _predict(puzzle, heuristic, probes, instance):
     prediction = predict_ida(puzzle, instance.start, heuristic, instance.optimal, n_probes=probes, seed=instance.number)
     return instance.number, prediction

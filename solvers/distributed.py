@@ -99,8 +99,8 @@ def _task_outcome(task):
     """The result of the finished Dask `task`. InputError (e.g. a PDB file a worker cannot read)
     is re-raised as is; a failure of the cluster itself (a worker killed too often, a task
     cancelled, a connection lost or timed out, a worker that cannot import the task's code)
-    becomes ClusterError; anything else the task
-    raised is a bug and is re-raised as it is, traceback and all."""
+    becomes ClusterError; anything else the task raised is a bug and is re-raised as it is,
+    traceback and all."""
     from distributed import KilledWorker
 
     try:

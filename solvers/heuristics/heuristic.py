@@ -14,7 +14,6 @@ from solvers.errors import InputError
 from solvers.heuristics.dispatch import Leaf, h_start
 from solvers.heuristics.term import Term
 from solvers.jit import kernel, uncached
-from solvers.kernel_cache import SOURCE_PACKAGES
 from solvers.puzzle import Puzzle
 
 
@@ -44,9 +43,7 @@ class Heuristic:
         """The search kernel `compiled` as it must be called with this heuristic: recompiled
         without the disk cache where a term's data cannot be cached (a user's function, a kind
         defined outside tilepdb's packages: see Term)."""
-        cacheable = all(t.cacheable and type(t.data).__module__.partition(".")[0] in SOURCE_PACKAGES
-                        for t in self.terms)
-        return compiled if cacheable else uncached(compiled)
+        return compiled if all(t.cacheable for t in self.terms) else uncached(compiled)
 
     @property
     def consistent(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solvers.kernel_cache import SOURCE_PACKAGES
 from solvers.puzzle import Puzzle
 
 
@@ -37,3 +38,7 @@ class Term:
     evaluated_last: bool = False
     consistent: bool = False
     admissible: bool = True
+
+    def __post_init__(self):
+        if type(self.data).__module__.partition(".")[0] not in SOURCE_PACKAGES:  # a kind of another package
+            object.__setattr__(self, "cacheable", False)
