@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from solvers import interrupts
+
 
 @contextmanager
 def atomic_target(path: str | Path) -> Iterator[Path]:
@@ -23,6 +25,7 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         yield temporary
+        interrupts.raise_if_requested()  # an interrupt swallowed while writing must not commit
         os.replace(temporary, path)
     finally:
         if temporary.exists():

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import traceback
 from collections.abc import Callable
 
+from solvers import interrupts
 from solvers.errors import InputError
 
 EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_GAVE_UP, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -23,19 +23,17 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_INVALID, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _interrupt(signal_number, frame):
-    raise KeyboardInterrupt
-
-
 def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrupted") -> int:
     """Run a command's body; InputError becomes one line on stderr (the lines of a longer
     message joined by spaces) and exit status 2,
     Ctrl-C or SIGTERM becomes `interrupted` on stderr and exit status 130; a reader of stdout
     that went away (`| head`) ends the command quietly with status 141. Any other exception is a
     bug: its traceback, one line that says so, and exit status 70."""
-    signal.signal(signal.SIGTERM, _interrupt)
+    interrupts.install()
     try:
-        return body()
+        status = body()
+        interrupts.raise_if_requested()  # an interrupt swallowed at the very end still counts
+        return status
     except InputError as error:
         print(f"{prog}: error: {' '.join(line.strip() for line in str(error).splitlines() if line.strip())}",
               file=sys.stderr)

@@ -1,0 +1,57 @@
+"""interrupts.py -- Ctrl-C and SIGTERM that a command cannot lose.
+
+Python turns a signal into KeyboardInterrupt at the next bytecode of the main thread. When that
+bytecode belongs to a weakref callback or a `__del__` method (h5py and numpy run many while files
+close), the exception is "ignored": printed as a warning, and the command goes on as if nothing
+had happened, possibly to write its output and exit 0. So the handler also records the request;
+an interrupt that was swallowed is delivered again a moment later, and commit points (the rename
+of an atomic output, the end of a command) ask for the record before they go ahead.
+
+The record is the one piece of process-wide state in the library, because signal dispositions
+are process-wide: it says only that this process was asked to stop.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+
+_requested = threading.Event()
+REDELIVERY_DELAY = 0.05  # seconds: long enough for the callback that swallowed it to return
+
+
+def install() -> None:
+    """Handle SIGINT and SIGTERM as a recorded KeyboardInterrupt from now on (main thread only)."""
+    _requested.clear()
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    sys.unraisablehook = _redeliver_swallowed
+
+
+def requested() -> bool:
+    """Whether this process has been asked to stop since `install`."""
+    return _requested.is_set()
+
+
+def raise_if_requested() -> None:
+    """Raise KeyboardInterrupt if this process has been asked to stop: a commit point's check."""
+    if _requested.is_set():
+        raise KeyboardInterrupt
+
+
+def _interrupt(signal_number, frame):
+    _requested.set()
+    raise KeyboardInterrupt
+
+
+def _redeliver_swallowed(unraisable) -> None:
+    """An interrupt raised where Python cannot propagate it is sent again shortly, from another
+    thread, so that it lands outside the callback; any other unraisable error is reported as usual."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and _requested.is_set():
+        timer = threading.Timer(REDELIVERY_DELAY, os.kill, (os.getpid(), signal.SIGINT))
+        timer.daemon = True
+        timer.start()
+        return
+    sys.__unraisablehook__(unraisable)

@@ -1,0 +1,68 @@
+"""An interrupt that Python swallows (raised inside a `__del__` or weakref callback, where it can
+only be printed as "ignored") still stops the command: no output is committed, the status is
+130, and stderr holds only the command's one line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The body interrupts itself from inside a finaliser, then goes on: the KeyboardInterrupt raised
+# there cannot propagate, so without the record the command would finish normally.
+PROGRAM = textwrap.dedent("""
+    import os, signal, sys, time
+    from solvers.atomic import atomic_target
+    from solvers.cli_support import run_guarded
+
+    class InterruptsWhenCollected:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # bytecode for the handler to run on, still inside __del__
+                pass
+
+    def body():
+        InterruptsWhenCollected()  # collected at once
+        if sys.argv[2] == "commit":
+            with atomic_target(sys.argv[1]) as temporary:
+                temporary.write_text("output")
+        elif sys.argv[2] == "keep-working":
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                time.sleep(0.001)
+        return 0
+
+    sys.exit(run_guarded("probe", body, "interrupted; no file was written"))
+""")
+
+
+def run(tmp_path: Path, mode: str) -> tuple[subprocess.CompletedProcess, float]:
+    target = tmp_path / "out.txt"
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", PROGRAM, str(target), mode], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    return done, time.monotonic() - started
+
+
+def test_a_swallowed_interrupt_does_not_commit_an_output(tmp_path):
+    done, _ = run(tmp_path, "commit")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "probe: interrupted; no file was written\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_swallowed_interrupt_is_delivered_again_promptly(tmp_path):
+    done, elapsed = run(tmp_path, "keep-working")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "probe: interrupted; no file was written\n"
+    assert elapsed < 15, f"the work went on for {elapsed:.1f} s after the interrupt"
+
+
+def test_a_swallowed_interrupt_at_the_end_still_counts(tmp_path):
+    done, _ = run(tmp_path, "return")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "probe: interrupted; no file was written\n"
