@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from pdb_build.ranking import (
-    _map_rank,
-    _map_unrank,
-    _order_rank,
-    _order_unrank,
-    _position_in,
+    cell_set_rank,
+    cell_set_unrank,
+    permutation_rank,
+    permutation_unrank,
+    position_in,
     binomial_table,
     check_pattern_size,
 )
@@ -86,14 +86,14 @@ def abstract_space(puzzle: Puzzle, pattern: tuple[int, ...], additive: bool = Tr
     block_parity = _block_parity(masks, region_of_cell, block_offset, colour, additive)
     goal_cells = np.array([puzzle.goal_cell[t] for t in pattern], dtype=np.int64)
     goal_mask = int(np.bitwise_or.reduce(np.int64(1) << goal_cells))
-    goal_map = _map_rank(goal_mask, binomials)
-    goal_order = np.array([_position_in(goal_mask, c) for c in goal_cells], dtype=np.int64)
+    goal_map = cell_set_rank(goal_mask, binomials)
+    goal_order = np.array([position_in(goal_mask, c) for c in goal_cells], dtype=np.int64)
     goal_block = block_offset[goal_map] + region_of_cell[goal_map, puzzle.blank_goal_cell]
     factorial_k = math.factorial(k)
     space = AbstractSpace(
         n, k, additive, factorial_k, masks, block_offset, region_of_cell, move_start, move_target,
-        move_order_map, _order_maps(k), block_parity,
-        int(goal_block * factorial_k + _order_rank(goal_order, k)),
+        move_order_map, order_move_maps(k), block_parity,
+        int(goal_block * factorial_k + permutation_rank(goal_order, k)),
     )
     for value in vars(space).values():
         if isinstance(value, np.ndarray):
@@ -125,7 +125,7 @@ def _regions(n_maps, n_cells, k, binomials, neighbours, additive):
     n_regions = np.zeros(n_maps, dtype=np.int64)
     stack = np.empty(n_cells, dtype=np.int64)
     for m in range(n_maps):
-        mask = _map_unrank(m, n_cells, k, binomials)
+        mask = cell_set_unrank(m, n_cells, k, binomials)
         masks[m] = mask
         count = 0
         for start in range(n_cells):
@@ -182,9 +182,9 @@ def _visit_moves(masks, region_of_cell, block_offset, binomials, neighbours, k, 
                     continue
                 if mask >> cell & 1:
                     after = mask ^ (np.int64(1) << cell) ^ (np.int64(1) << free)
-                    m_after = _map_rank(after, binomials)
+                    m_after = cell_set_rank(after, binomials)
                     target = block_offset[m_after] + region_of_cell[m_after, cell]
-                    order_map = _position_in(mask, cell) * k + _position_in(after, free)
+                    order_map = position_in(mask, cell) * k + position_in(after, free)
                 elif additive:
                     continue
                 else:
@@ -199,7 +199,7 @@ def _visit_moves(masks, region_of_cell, block_offset, binomials, neighbours, k, 
 
 
 @kernel
-def _order_maps(k):
+def order_move_maps(k):
     """For every (a, b): the order rank after the tile on sorted position a moves to position b."""
     factorial_k = 1
     for i in range(2, k + 1):
@@ -219,10 +219,10 @@ def _order_maps(k):
                 relabel[old] = new
                 new += 1
             for rank in range(factorial_k):
-                _order_unrank(rank, k, order)
+                permutation_unrank(rank, k, order)
                 for i in range(k):
                     order[i] = relabel[order[i]]
-                maps[a * k + b, rank] = _order_rank(order, k)
+                maps[a * k + b, rank] = permutation_rank(order, k)
     return maps
 
 

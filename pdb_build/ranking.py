@@ -56,7 +56,7 @@ def check_pattern_size(n_cells: int, k: int) -> None:
 
 
 @kernel
-def _map_rank(mask, binomials):
+def cell_set_rank(mask, binomials):
     """Colex rank of the set of cells in `mask`, one step per occupied cell."""
     rank = 0
     j = 0
@@ -68,7 +68,7 @@ def _map_rank(mask, binomials):
 
 
 @kernel
-def _map_unrank(rank, n_cells, k, binomials):
+def cell_set_unrank(rank, n_cells, k, binomials):
     """The mask of the k-cell set with colex rank `rank` (greedy from the highest cell)."""
     mask = np.int64(0)
     cell = n_cells - 1
@@ -82,7 +82,7 @@ def _map_unrank(rank, n_cells, k, binomials):
 
 
 @kernel
-def _order_rank(order, k):
+def permutation_rank(order, k):
     """Lexicographic rank of the permutation `order[:k]` of 0..k-1."""
     rank = 0
     for i in range(k):
@@ -95,7 +95,7 @@ def _order_rank(order, k):
 
 
 @kernel
-def _order_unrank(rank, k, order):
+def permutation_unrank(rank, k, order):
     """Write the permutation of 0..k-1 with lexicographic rank `rank` into `order[:k]`."""
     for i in range(k - 1, -1, -1):
         order[i] = rank % (k - i)
@@ -107,7 +107,7 @@ def _order_unrank(rank, k, order):
 
 
 @kernel
-def _position_in(mask, cell):
+def position_in(mask, cell):
     """How many cells of `mask` lie below `cell`."""
     below = mask & ((np.int64(1) << cell) - 1)
     count = 0
@@ -125,15 +125,15 @@ def _rank_placement(cells, binomials, factorial_k):
         mask |= np.int64(1) << cells[i]
     order = np.empty(k, dtype=np.int64)
     for i in range(k):
-        order[i] = _position_in(mask, cells[i])
-    return _map_rank(mask, binomials) * factorial_k + _order_rank(order, k)
+        order[i] = position_in(mask, cells[i])
+    return cell_set_rank(mask, binomials) * factorial_k + permutation_rank(order, k)
 
 
 @kernel
 def _unrank_placement(index, n_cells, k, binomials, factorial_k, cells):
-    mask = _map_unrank(index // factorial_k, n_cells, k, binomials)
+    mask = cell_set_unrank(index // factorial_k, n_cells, k, binomials)
     order = np.empty(k, dtype=np.int64)
-    _order_unrank(index % factorial_k, k, order)
+    permutation_unrank(index % factorial_k, k, order)
     sorted_cells = np.empty(k, dtype=np.int64)
     j = 0
     for cell in range(n_cells):

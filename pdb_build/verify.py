@@ -53,7 +53,7 @@ and its neighbours fail 4.
 
 Besides rule 6's rebuild, the verifier shares with the builder only the file format: the index
 of ranking.py, the table of order relabellings (a function of the pattern size alone,
-`abstraction._order_maps`) and the numbering of regions of zero-aware tables
+`abstraction.order_move_maps`) and the numbering of regions of zero-aware tables
 (abstraction.region_layout, which it checks against the regions it finds); it derives moves,
 regions, parity and the goal from the board.
 """
@@ -69,9 +69,9 @@ import numpy as np
 from numba import prange
 from tqdm import tqdm
 
-from pdb_build.abstraction import _order_maps, abstract_space, region_layout
+from pdb_build.abstraction import order_move_maps, abstract_space, region_layout
 from pdb_build.bfs import UNREACHED, build_table, check_memory, table_stats
-from pdb_build.ranking import PlacementRanking, _map_rank, _map_unrank, _position_in
+from pdb_build.ranking import PlacementRanking, cell_set_rank, cell_set_unrank, position_in
 from pdb_build.compress import NONE
 from pdb_build.store import ADDITIVE, ZERO_AWARE, load_partition
 from pdb_build.table_file import discard_if_different
@@ -133,7 +133,7 @@ def placement_graph(puzzle: Puzzle, k: int) -> PlacementGraph:
     colour = np.array([(c // puzzle.cols + c % puzzle.cols) % 2 for c in range(puzzle.n_cells)], dtype=np.int64)
     neighbours = np.ascontiguousarray(puzzle.neighbours, dtype=np.int64)
     arrays = _map_moves(ranking.n_maps, puzzle.n_cells, k, ranking.binomials, neighbours, colour)
-    return PlacementGraph(ranking.factorial_k, *arrays, _order_maps(k))
+    return PlacementGraph(ranking.factorial_k, *arrays, order_move_maps(k))
 
 
 @kernel
@@ -174,7 +174,7 @@ def _map_moves(n_maps, n_cells, k, binomials, neighbours, colour):
     move_to = np.empty((n_maps, 4 * k), dtype=np.int64)
     stack = np.empty(n_cells, dtype=np.int64)
     for m in range(n_maps):
-        mask = _map_unrank(m, n_cells, k, binomials)
+        mask = cell_set_unrank(m, n_cells, k, binomials)
         on_odd = 0
         for cell in range(n_cells):
             if mask >> cell & 1:
@@ -190,8 +190,8 @@ def _map_moves(n_maps, n_cells, k, binomials, neighbours, colour):
                     continue
                 after = mask ^ (np.int64(1) << cell) ^ (np.int64(1) << free)
                 j = move_count[m]
-                move_map[m, j] = _map_rank(after, binomials)
-                move_row[m, j] = _position_in(mask, cell) * k + _position_in(after, free)
+                move_map[m, j] = cell_set_rank(after, binomials)
+                move_row[m, j] = position_in(mask, cell) * k + position_in(after, free)
                 move_from[m, j] = cell
                 move_to[m, j] = free
                 move_count[m] = j + 1

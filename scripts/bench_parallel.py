@@ -32,7 +32,7 @@ from pdb_build.store import default_file_name
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.cli_support import run_guarded
-from solvers.distributed import cluster_size, dask_client
+from solvers.distributed import ClusterExecutor, cluster_size, dask_client
 from solvers.heuristics import from_spec, pdb_heuristic
 from solvers.instances import load_instances
 from solvers.search.ida import ida_star
@@ -56,7 +56,7 @@ MODES = ("sequential", "one_thread", "two_threads", "dask")
 def one_instance(puzzle, chosen, heuristic, client) -> tuple[list[dict], bool]:
     """Each instance solved alone four ways; (rows, whether any length was wrong)."""
     parallel_ida_star(puzzle, chosen[0].start, heuristic, threads=2, time_limit=0.5)  # compile before timing
-    parallel_ida_star(puzzle, chosen[0].start, heuristic, threads=2, time_limit=2, client=client)  # workers load
+    parallel_ida_star(puzzle, chosen[0].start, heuristic, threads=2, time_limit=2, executor=ClusterExecutor(client))  # workers load
     ida_star(puzzle, chosen[0].start, heuristic, time_limit=0.5)
     rows, failed = [], False
     print(f"{'#':>3} {'len':>4} " + " ".join(f"{m + ' s':>14} {'M nodes/s':>9}" for m in MODES))
@@ -65,7 +65,7 @@ def one_instance(puzzle, chosen, heuristic, client) -> tuple[list[dict], bool]:
             "sequential": ida_star(puzzle, instance.start, heuristic),
             "one_thread": parallel_ida_star(puzzle, instance.start, heuristic, threads=1),
             "two_threads": parallel_ida_star(puzzle, instance.start, heuristic, threads=2),
-            "dask": parallel_ida_star(puzzle, instance.start, heuristic, threads=cluster_size(client), client=client),
+            "dask": parallel_ida_star(puzzle, instance.start, heuristic, threads=cluster_size(client), executor=ClusterExecutor(client)),
         }
         failed |= any(r.length != instance.optimal for r in results.values())
         row = {"instance": instance.number, "length": results["two_threads"].length}
@@ -112,7 +112,7 @@ def twenty_four(client) -> list[dict]:
     for mode, run in (("sequential", lambda: ida_star(puzzle, instance.start, heuristic)),
                       ("2 threads", lambda: parallel_ida_star(puzzle, instance.start, heuristic, threads=2)),
                       ("Dask LocalCluster, 2 workers",
-                       lambda: parallel_ida_star(puzzle, instance.start, heuristic, threads=2, client=client))):
+                       lambda: parallel_ida_star(puzzle, instance.start, heuristic, threads=2, executor=ClusterExecutor(client)))):
         result = run()
         rows.append({"instance": 38, "mode": mode, "length": result.length, "seconds": round(result.seconds, 2),
                      "nodes_generated": result.nodes_generated})

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from pdb_build.abstraction import region_layout
-from pdb_build.ranking import binomial_table, _map_rank
+from pdb_build.ranking import binomial_table, cell_set_rank
 from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 
@@ -47,7 +47,7 @@ def region_index(mask, blank):
 def by_table(masks, blanks, binomials, block_offset, region_of_cell):
     total = 0
     for i in range(masks.shape[0]):
-        m = _map_rank(masks[i], binomials)
+        m = cell_set_rank(masks[i], binomials)
         total += block_offset[m] + region_of_cell[m, blanks[i]]
     return total
 
@@ -55,14 +55,14 @@ def by_table(masks, blanks, binomials, block_offset, region_of_cell):
 def by_flood(masks, blanks, binomials, block_offset):
     total = 0
     for i in range(masks.shape[0]):
-        m = _map_rank(masks[i], binomials)
+        m = cell_set_rank(masks[i], binomials)
         total += block_offset[m] + region_index(masks[i], blanks[i])
     return total
 
 @kernel
 def check(masks, blanks, binomials, region_of_cell):
     for i in range(masks.shape[0]):
-        m = _map_rank(masks[i], binomials)
+        m = cell_set_rank(masks[i], binomials)
         if region_of_cell[m, blanks[i]] != region_index(masks[i], blanks[i]):
             return i
     return -1

@@ -4,7 +4,7 @@ Instance --instance of Korf & Felner's 50 (default #13: about two minutes on one
 zero-aware 6-6-6-6 tables), korf24.py's heuristic (--partitions, --zero-aware; tables built if
 missing), BPMX off (it applies below the split only, so it would change the work per node
 between the modes). Runs sequential IDA*, parallel_ida_star on 2 threads and, with --dask,
-on a LocalCluster of 2 single-threaded worker processes (tasks batched to MIN_TASK_NODES
+on a LocalCluster of 2 single-threaded worker processes (tasks batched to TASK_NODES
 predicted nodes; with --unbatched also one task per work item, as before batching). Prints
 per mode the seconds, nodes expanded and expanded nodes per second, the rate against the
 sequential one (issue 15 asks at least 1.9x on 2 threads), and for the cluster the number of
@@ -25,7 +25,6 @@ from solvers.atomic import write_csv
 from solvers.cli_support import run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances
-from solvers.search import parallel_ida
 from solvers.search.ida import ida_star
 from solvers.search.parallel_ida import parallel_ida_star
 
@@ -74,20 +73,18 @@ def _row(mode: str, result, instance) -> dict:
 def _cluster_rows(puzzle, instance, heuristic, unbatched: bool, threads_seconds: float) -> list[dict]:
     from distributed import get_task_stream
 
-    from solvers.distributed import dask_client
+    from solvers.distributed import TASK_NODES, ClusterExecutor, dask_client
 
     rows = []
     with dask_client(local_workers=2) as client:
-        parallel_ida_star(puzzle, instance.start, heuristic, threads=2, bpmx=False, time_limit=5, client=client)
-        for mode, task_nodes in (("Dask, 2 workers, batched", parallel_ida.MIN_TASK_NODES),
+        parallel_ida_star(puzzle, instance.start, heuristic, threads=2, bpmx=False, time_limit=5,
+                          executor=ClusterExecutor(client))
+        for mode, task_nodes in (("Dask, 2 workers, batched", TASK_NODES),
                                  *((("Dask, 2 workers, a task per item", 0),) if unbatched else ())):
-            batched, parallel_ida.MIN_TASK_NODES = parallel_ida.MIN_TASK_NODES, task_nodes
-            try:
-                with get_task_stream(client) as stream:
-                    result = parallel_ida_star(puzzle, instance.start, heuristic, threads=2, bpmx=False, client=client)
-            finally:
-                parallel_ida.MIN_TASK_NODES = batched
-            computes = [s["stop"] - s["start"] for task in stream.data if str(task["key"]).startswith("_remote_subtrees")
+            with get_task_stream(client) as stream:
+                result = parallel_ida_star(puzzle, instance.start, heuristic, threads=2, bpmx=False,
+                                           executor=ClusterExecutor(client), min_task_nodes=task_nodes)
+            computes = [s["stop"] - s["start"] for task in stream.data if str(task["key"]).startswith("_subtrees")
                         for s in task["startstops"] if s["action"] == "compute"]
             row = _row(mode, result, instance)
             row.update(tasks=len(computes), mean_task_seconds=round(sum(computes) / max(len(computes), 1), 4))

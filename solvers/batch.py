@@ -34,17 +34,15 @@ from solvers.forked import forked_map
 from solvers.heuristics import Heuristic, from_recipe, from_spec
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
-from solvers.search.depth_first import uses_bpmx
-from solvers.search.move_pruning import DEFAULT_PRUNE
+from solvers.search.registry import checked_options, given_options, search_named, setting_fields
 from solvers.search.result import SOLVED, SearchResult, checked_start
-from solvers.solve import INFORMED, solve
+from solvers.solve import solve
 
+SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", *setting_fields())  # every search's (registry.py)
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
-    "iterations", "algorithm", "heuristic", "tables", "prune", "full_last_iteration", "bpmx", "bpmx_raises",
-    "bpmx_cutoffs",
+    "iterations", *SETTINGS_FIELDS, "bpmx_raises", "bpmx_cutoffs",
 ]
-SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", "prune", "full_last_iteration", "bpmx")
 FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
 
 
@@ -76,18 +74,17 @@ class BatchSummary:
         ]
 
 
-def run_settings(algorithm: str, heuristic: Heuristic, search: dict) -> dict:
+def run_settings(algorithm: str, heuristic: Heuristic, options: dict) -> dict:
     """What every row of a batch records of how it was solved: the algorithm, the heuristic's
-    name, each table file's name and SHA-256, for IDA* the move pruning and whether the last
-    iteration was completed, and for IDA* and A* whether BPMX was applied (`search`, solve's
-    keywords). A resumed run must use the same."""
+    name, each table file's name and SHA-256, and the settings the search registered (for IDA*
+    the move pruning, whether the last iteration was completed and whether BPMX was applied;
+    `options`, solve's keywords; other searches' fields left empty). A resumed run must use
+    the same."""
+    search = search_named(algorithm)
     tables = ";".join(f"{Path(path).name}={checksum}" for path, checksum in heuristic.provenance)
-    settings = {"algorithm": algorithm, "heuristic": heuristic.name, "tables": tables, "prune": "",
-                "full_last_iteration": "", "bpmx": ""}
-    if algorithm == "ida":
-        settings.update(prune=search["prune"], full_last_iteration="yes" if search["full_last_iteration"] else "no")
-    if algorithm in INFORMED:
-        settings.update(bpmx="yes" if uses_bpmx(heuristic, search.get("bpmx")) else "no")
+    settings = {"algorithm": algorithm, "heuristic": heuristic.name, "tables": tables,
+                **dict.fromkeys(SETTINGS_FIELDS[3:], "")}
+    settings.update(search.settings(heuristic, search.with_defaults(options)))
     return settings
 
 
@@ -195,10 +192,10 @@ def _results(todo: list[Instance], work: tuple, jobs: int, client) -> Iterator[t
     as they finish. A single instance left for IDA* without a node limit is split instead: its
     subtrees run on `jobs` threads or on the cluster."""
     puzzle, algorithm, heuristic, options = work
-    if len(todo) == 1 and (client is not None or jobs > 1) and algorithm == "ida" \
-            and options["node_limit"] is None:  # one instance left: split its tree instead
+    if len(todo) == 1 and (client is not None or jobs > 1) and search_named(algorithm).takes("threads") \
+            and options.get("node_limit") is None:  # one instance left: split its tree instead
         threads = jobs if client is None else cluster_size(client)
-        yield todo[0], solve(puzzle, todo[0].start, "ida", heuristic, **options, threads=threads, client=client)
+        yield todo[0], solve(puzzle, todo[0].start, algorithm, heuristic, **options, threads=threads, client=client)
         return
     if client is not None:
         yield from run_on_cluster(client, partial(_solve_rebuilt, puzzle, algorithm, heuristic.recipe(), options), todo)
@@ -207,7 +204,7 @@ def _results(todo: list[Instance], work: tuple, jobs: int, client) -> Iterator[t
         yield from (solve_instance(*work, instance) for instance in todo)
         return
     # compile (or load) the kernels once, before the workers inherit them
-    solve(puzzle, todo[0].start, algorithm, heuristic, **{**options, "node_limit": 1})
+    solve(puzzle, todo[0].start, algorithm, heuristic, **{**options, "node_limit": 1, "time_limit": None})
     yield from forked_map(solve_instance, work, todo, jobs)
 
 
@@ -219,21 +216,17 @@ def solve_batch(
     *,
     algorithm: str = "ida",
     jobs: int = 1,
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    prune: str | None = None,
-    full_last_iteration: bool = False,
-    bpmx: bool | None = None,
     progress: bool = False,
     report=print,
     client=None,
+    **options,
 ) -> BatchSummary:
     """Solve every instance not already finished in `out`, appending one verified row each.
 
     `heuristic` is a Heuristic or a spec (solvers/heuristics/spec.py), as for `solve`.
 
-    `prune` (default DEFAULT_PRUNE) and `full_last_iteration` are IDA*'s (solvers/search/ida.py),
-    `bpmx` IDA*'s and A*'s (None: where the heuristic may be inconsistent); rows record them,
+    `options` are the search's, as for `solve` (node_limit and time_limit per instance, IDA*'s
+    prune and full_last_iteration, bpmx, ...); rows record the settings the search registered,
     and a file of rows solved with other settings is refused.
     The instances are solved by `jobs` forked workers, or, given a Dask `client` (see
     solvers/distributed.py), by the workers of its cluster; when a single IDA* instance is
@@ -243,16 +236,8 @@ def solve_batch(
     `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them.
     """
+    options = checked_options(search_named(algorithm), given_options(options))
     try:
-        options = {"node_limit": node_limit, "time_limit": time_limit}
-        if algorithm == "ida":
-            options.update(prune=prune or DEFAULT_PRUNE, full_last_iteration=full_last_iteration)
-        elif prune is not None or full_last_iteration:
-            raise InputError(f"move pruning and the full last iteration apply to ida only, not to {algorithm}")
-        if algorithm in INFORMED:
-            options.update(bpmx=bpmx)
-        elif bpmx:
-            raise InputError(f"BPMX applies to ida and astar only, not to {algorithm}")
         return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, options, progress, report, client)
     except OSError as error:
         raise InputError(f"cannot write {out}: {error.strerror or error}") from None

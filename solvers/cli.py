@@ -49,12 +49,16 @@ from solvers.make_instances import (
 )
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import check_report_folder, write_report
-from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
+from solvers.search.registry import Search, all_options, search_named, searches, takers
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
-from solvers.solve import ALGORITHMS, INFORMED, solve
+from solvers.solve import solve
 from solvers.wording import count
 
 EXIT_FOR_STATUS = {SOLVED: EXIT_OK, UNSOLVABLE: EXIT_UNSOLVABLE, GAVE_UP: EXIT_GAVE_UP}
+# solve-batch runs each instance on one worker (--jobs of them; a last instance alone is split
+# over them), and compare-heuristics measures IDA*'s effort without limits
+BATCH_WITHOUT = ("threads",)
+COMPARED_OPTIONS = ("prune", "full_last_iteration", "bpmx")
 
 
 def solve_puzzle_parser() -> OneLineParser:
@@ -69,18 +73,19 @@ def solve_puzzle_parser() -> OneLineParser:
     )
     parser.add_argument("--board", help="RxC, rows x columns (default: from the rows given or a square tile count)")
     parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
-    parser.add_argument("--algorithm", default="ida", choices=ALGORITHMS, help="search algorithm (default: ida)")
+    add_algorithm_option(parser, list(searches().values()))
     add_heuristic_options(parser)
-    add_ida_options(parser)
-    parser.add_argument("--node-limit", type=positive_int, help="give up after this many nodes")
-    parser.add_argument("--time-limit", type=positive_float, help="give up after this many seconds (ida, iddfs, dfs)")
-    parser.add_argument("--depth-limit", type=positive_int, help="deepest solution dfs looks for (default: 31)")
-    parser.add_argument("--threads", type=positive_int, default=1,
-                        help="run ida on this many threads, the tree split at a shallow depth (default: 1)")
+    add_search_options(parser, list(searches().values()))
     cluster_options(parser, "--threads")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")
     return parser
+
+
+def add_algorithm_option(parser: OneLineParser, offered: list[Search]) -> None:
+    """--algorithm, one of the registered searches `offered`."""
+    parser.add_argument("--algorithm", default="ida", choices=[s.name for s in offered],
+                        help="search algorithm (default: ida): " + "; ".join(f"{s.name}, {s.summary}" for s in offered))
 
 
 def add_heuristic_options(parser: OneLineParser) -> None:
@@ -95,30 +100,42 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
 
 
-BPMX_MODES = ("auto", "on", "off")
+BPMX_MODES = {"auto": None, "on": True, "off": False}  # the values of a "tristate" option
 
 
-def add_ida_options(parser: OneLineParser) -> None:
-    """--prune, --full-last-iteration and --bpmx, the search options shared by the commands that
-    run IDA* (and A*, for --bpmx)."""
-    parser.add_argument("--prune", choices=PRUNE_MODES,
-                        help="move strings ida never tries: none, parent (the move back) or fsm (Taylor & Korf's "
-                        f"machine of duplicate move strings); default: {DEFAULT_PRUNE}")
-    parser.add_argument("--full-last-iteration", action="store_true",
-                        help="let ida complete its last iteration, so that its node counts do not depend on the "
-                        "move order (the solution is still the first found)")
-    parser.add_argument("--bpmx", choices=BPMX_MODES, default="auto",
-                        help="bidirectional pathmax in ida and astar: a child's h raises its parent's and cuts it "
-                        "off early; auto (the default) applies it where the heuristic may be inconsistent (PDBs "
-                        "that take the minimum over the blank, dual lookups, your own functions)")
+def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple[str, ...] | None = None,
+                       without: tuple[str, ...] = ()) -> None:
+    """Add the command-line options of the searches `offered` (each option once, its help naming
+    the searches that take it when not all do): with `only`, just those, and never those of
+    `without`. Every value defaults to None: not given (`search_options`)."""
+    names = [search.name for search in offered]
+    options = {option.name: option for search in offered for option in search.options}
+    for name, option in options.items():
+        if option.kind == "object" or (only is not None and name not in only) or name in without:
+            continue
+        taking = [n for n in names if search_named(n).takes(name)]
+        help_text = option.help + ("" if taking == names else f" ({', '.join(taking)})")
+        if option.kind == "switch":
+            parser.add_argument(option.flag, action="store_true", default=None, help=help_text)
+        elif option.kind == "tristate":
+            parser.add_argument(option.flag, choices=list(BPMX_MODES), help=help_text)
+        elif option.kind == "choice":
+            parser.add_argument(option.flag, choices=option.choices, help=help_text)
+        else:
+            parser.add_argument(option.flag, type=positive_int if option.kind == "count" else positive_float,
+                                help=help_text)
 
 
-def ida_options(args) -> dict:
-    """solve's keywords for --prune, --full-last-iteration and --bpmx (none given: {}, so that
-    other algorithms accept them)."""
-    return {**({} if args.prune is None else {"prune": args.prune}),
-            **({"full_last_iteration": True} if args.full_last_iteration else {}),
-            **({} if args.bpmx == "auto" else {"bpmx": args.bpmx == "on"})}
+def search_options(args) -> dict:
+    """solve's keywords for the search options given on the command line (`add_search_options`)."""
+    given = {}
+    for name, option in all_options().items():
+        value = getattr(args, name, None)
+        if option.kind == "tristate":
+            value = BPMX_MODES[value] if value is not None else None
+        if value is not None:
+            given[name] = value
+    return given
 
 
 def solve_puzzle_main(argv: list[str] | None = None) -> int:
@@ -130,23 +147,16 @@ def solve_puzzle_main(argv: list[str] | None = None) -> int:
 def _solve_puzzle(args) -> int:
     puzzle, start = load_puzzle(args.tiles, args.board, args.goal)
     heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
-    if (args.scheduler or args.cluster) and args.algorithm != "ida":
-        raise InputError("--scheduler and --cluster split the search of ida only")
-    with cluster_from_options(args, args.threads) as client:
-        result = solve(
-            puzzle,
-            start,
-            args.algorithm,
-            heuristic,
-            node_limit=args.node_limit,
-            time_limit=args.time_limit,
-            depth_limit=args.depth_limit,
-            threads=args.threads if client is None else cluster_size(client),
-            client=client,
-            **ida_options(args),
-        )
-    searched = {"prune": args.prune or DEFAULT_PRUNE, "full_last_iteration": args.full_last_iteration} \
-        if args.algorithm == "ida" else {}
+    search = search_named(args.algorithm)
+    if (args.scheduler or args.cluster) and not search.takes("executor"):
+        raise InputError(f"--scheduler and --cluster split the search of {' and '.join(takers('executor'))} only")
+    given = search_options(args)
+    with cluster_from_options(args, args.threads or 1) as client:
+        if client is not None:
+            given["threads"] = cluster_size(client)
+        result = solve(puzzle, start, args.algorithm, heuristic, client=client, **given)
+    kinds = {option.name: option.kind for option in search.options}
+    searched = {name: value for name, value in search.with_defaults(given).items() if kinds[name] in ("choice", "switch")}
     if args.json:
         record = {
             "board": puzzle.board,
@@ -202,9 +212,10 @@ def solve_batch_parser() -> OneLineParser:
                         f"{', '.join(packaged_sets())}")
     parser.add_argument("--board", help="RxC (default: the file's header, else a square tile count)")
     parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
-    parser.add_argument("--algorithm", default="ida", choices=INFORMED, help="search algorithm (default: ida)")
+    informed = [s for s in searches().values() if s.informed]
+    add_algorithm_option(parser, informed)
     add_heuristic_options(parser)
-    add_ida_options(parser)
+    add_search_options(parser, informed, without=BATCH_WITHOUT)
     parser.add_argument("--out", help="the CSV file (default: results/<instances>-<heuristic>.csv); "
                         "an existing one is resumed")
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
@@ -212,8 +223,6 @@ def solve_batch_parser() -> OneLineParser:
     cluster_options(parser, "--jobs")
     parser.add_argument("--first", type=positive_int, help="solve only the first K instances")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
-    parser.add_argument("--node-limit", type=positive_int, help="give up on an instance after this many nodes")
-    parser.add_argument("--time-limit", type=positive_float, help="give up on an instance after this many seconds")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -239,8 +248,8 @@ def _solve_batch(args) -> int:
               f"writing {out}")
         summary = solve_batch(
             puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
-            node_limit=args.node_limit, time_limit=args.time_limit, progress=show_progress(args.quiet),
-            report=lambda line: print(line, file=sys.stderr), client=client, **ida_options(args),
+            progress=show_progress(args.quiet), report=lambda line: print(line, file=sys.stderr), client=client,
+            **search_options(args),
         )
     print("\n".join(summary.lines()))
     if summary.mismatches:
@@ -276,7 +285,7 @@ def compare_heuristics_parser() -> OneLineParser:
                         "them; a length that differs from a known one is reported)")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--solve", type=positive_int, metavar="K", help="solve only the first K instances")
-    add_ida_options(parser)
+    add_search_options(parser, [search_named("ida")], only=COMPARED_OPTIONS)
     parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
                         help="compare with exact distances (default: on for boards of at most 9 cells; "
                         "up to 12 cells is possible with time and memory)")
@@ -315,7 +324,7 @@ def _compare_heuristics(args, command: str) -> int:
     print(f"{puzzle.board} board, goal {' '.join(map(str, puzzle.goal))}: {count(len(states), 'state')} ({source})"
           f"{solving}; heuristics {', '.join(h.name for h in heuristics)}; writing {args.out}")
     comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact,
-                         progress=show_progress(args.quiet), **ida_options(args))
+                         progress=show_progress(args.quiet), **search_options(args))
     meta = {"command": command, "package_version": package_version(), "seed": args.seed, "source": source}
     for path in write_report(comparison, args.out, meta, force=args.force):
         print(f"wrote {path}")

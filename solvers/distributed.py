@@ -25,14 +25,17 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import Executor, Future, InvalidStateError
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
 from solvers.errors import InputError
+from solvers.heuristics import Heuristic, from_recipe
 
 LOCAL = "local"
 STOP_POLL_SECONDS = 0.5
+TASK_NODES = 20_000_000  # a search task's predicted nodes at least: seconds of search beside its cost of sending
 EXTRA_HINT = "install the optional extra: pip install 'tilepdb[dask]' (or dask[distributed])"
 
 
@@ -131,7 +134,15 @@ def run_on_cluster(client, function: Callable, items: Iterable) -> Iterator:
 class ClusterExecutor(Executor):
     """A concurrent.futures Executor over a Dask client for one search: `submit` runs a call on
     a worker. `shutdown(cancel_futures=True)` sets the Dask event named `stop_name`, which
-    running tasks watch (`stop_when_told`), and cancels the tasks not started, in one call."""
+    running tasks watch (`stop_when_told`), and cancels the tasks not started, in one call.
+
+    What a search hands it travels as a search needs (parallel_ida.py): a Heuristic argument
+    as its recipe, rebuilt once per worker process, and a `stop` keyword (the search's stop
+    flag) as a flag of the task's own, set when this executor is shut down. `task_nodes` is
+    the least a task should search to be worth sending.
+    """
+
+    task_nodes = TASK_NODES
 
     def __init__(self, client):
         from distributed import Event
@@ -142,7 +153,10 @@ class ClusterExecutor(Executor):
         self._tasks = []
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
-        task = self.client.submit(fn, *args, **kwargs, pure=False)
+        shipped = tuple(_Rebuilt(a.recipe()) if isinstance(a, Heuristic) else a for a in args)
+        watched = self.stop_name if kwargs.pop("stop", None) is not None else None
+        task = self.client.submit(_run_shipped, fn, shipped, kwargs, watched, pure=False,
+                                  key=f"{getattr(fn, '__name__', 'task')}-{uuid.uuid4().hex}")  # named for dashboards
         future = Future()
         self._tasks.append((task, future))
         task.add_done_callback(partial(_settle, future))
@@ -158,6 +172,24 @@ class ClusterExecutor(Executor):
                 if future.cancel():
                     future.set_running_or_notify_cancel()  # wakes wait() and as_completed()
             self.client.cancel([task for task, _ in pending])
+
+
+@dataclass(frozen=True)
+class _Rebuilt:
+    """A heuristic on its way to a worker: its recipe."""
+
+    recipe: tuple
+
+
+def _run_shipped(fn, args: tuple, kwargs: dict, stop_name: str | None):
+    """On a worker: `fn` with its heuristics rebuilt and, if the search passed one, a stop flag
+    of its own that `stop_name`'s event sets."""
+    args = tuple(from_recipe(a.recipe) if isinstance(a, _Rebuilt) else a for a in args)
+    if stop_name is None:
+        return fn(*args, **kwargs)
+    stop = np.zeros(1, dtype=np.uint8)
+    with stop_when_told(stop, stop_name):
+        return fn(*args, stop=stop, **kwargs)
 
 
 def _settle(future: Future, task) -> None:

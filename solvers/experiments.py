@@ -24,15 +24,16 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from pdb_build.ranking import _order_rank, _order_unrank
+from pdb_build.ranking import permutation_rank, permutation_unrank
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.instances import Instance, load_instances
 from solvers.jit import kernel
+from solvers.moves import slide
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import _bounded_pass, never_goal
-from solvers.search.ida import ida_star
+from solvers.search.depth_first import PassOptions, exhaustive_pass
 from solvers.search.move_pruning import DEFAULT_PRUNE, automaton, tree_counts
+from solvers.solve import solve
 from solvers.wording import count
 
 MAX_EXHAUSTIVE_CELLS = 12
@@ -88,6 +89,7 @@ def random_walk_states(puzzle: Puzzle, n: int, length: int, seed: int) -> np.nda
 @kernel
 def _walks(goal, neighbours, n, length, randomness):
     states = np.empty((n, goal.shape[0]), dtype=np.uint8)
+    position = np.zeros(goal.shape[0], dtype=np.int64)  # kept by `slide`, not read
     for row in range(n):
         board = goal.copy()
         blank = 0
@@ -103,8 +105,7 @@ def _walks(goal, neighbours, n, length, randomness):
                     options += 1
             d = choice[randomness[row * length + step] % options]
             target = neighbours[blank, d]
-            board[blank] = board[target]
-            board[target] = 0
+            slide(board, position, target, blank)
             blank = target
             last = d
         states[row] = board
@@ -141,13 +142,14 @@ def _all_distances(goal, neighbours, n_states):
     distance = np.full(n_states, UNKNOWN, dtype=np.uint8)
     queue = np.empty(n_states // 2, dtype=np.int64)
     board = goal.copy()
-    distance[_order_rank(board, board.shape[0])] = 0
-    queue[0] = _order_rank(board, board.shape[0])
+    position = np.zeros(goal.shape[0], dtype=np.int64)  # kept by `slide`, not read
+    distance[permutation_rank(board, board.shape[0])] = 0
+    queue[0] = permutation_rank(board, board.shape[0])
     head, tail = 0, 1
     while head < tail:
         rank = queue[head]
         head += 1
-        _order_unrank(rank, board.shape[0], board)
+        permutation_unrank(rank, board.shape[0], board)
         blank = 0
         while board[blank] != 0:
             blank += 1
@@ -155,15 +157,13 @@ def _all_distances(goal, neighbours, n_states):
             target = neighbours[blank, d]
             if target < 0:
                 continue
-            board[blank] = board[target]
-            board[target] = 0
-            child = _order_rank(board, board.shape[0])
+            slide(board, position, target, blank)
+            child = permutation_rank(board, board.shape[0])
             if distance[child] == UNKNOWN:
                 distance[child] = distance[rank] + 1
                 queue[tail] = child
                 tail += 1
-            board[target] = board[blank]
-            board[blank] = 0
+            slide(board, position, blank, target)
     return distance
 
 
@@ -171,7 +171,7 @@ def _all_distances(goal, neighbours, n_states):
 def _ranks(states):
     out = np.empty(states.shape[0], dtype=np.int64)
     for i in range(states.shape[0]):
-        out[i] = _order_rank(states[i], states.shape[1])
+        out[i] = permutation_rank(states[i], states.shape[1])
     return out
 
 
@@ -265,11 +265,9 @@ def full_iteration(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, boun
                    prune: str = DEFAULT_PRUNE) -> tuple[int, int]:
     """(expanded, generated) by one complete IDA* iteration with `bound` and move pruning
     `prune` (it does not stop at the goal, and expands goals like any node)."""
-    board = np.array(start, dtype=np.uint8)
-    outcome = heuristic.kernel(_bounded_pass)(board, bound, 0, puzzle.neighbours, never_goal(puzzle), heuristic.leaves,
-                                              heuristic.n_columns, np.zeros(bound + 1, dtype=np.int8),
-                                              np.zeros(1, dtype=np.uint8), automaton(prune), 0, None)
-    return int(outcome[3]), int(outcome[4])
+    done = exhaustive_pass(puzzle, heuristic, np.array(start, dtype=np.uint8), bound, 0, np.zeros(1, dtype=np.uint8),
+                           PassOptions(automaton(prune)))
+    return done.nodes_expanded, done.nodes_generated
 
 
 # --- the comparison workflow ---------------------------------------------------------------
@@ -334,9 +332,9 @@ def compare(
         values[heuristic.name] = h
         distribution = h_distribution_by_blank(puzzle, states, h)
         if instances:
-            ida_star(puzzle, instances[0].start, heuristic, bpmx=bpmx, node_limit=1)  # compile before timing
+            solve(puzzle, instances[0].start, "ida", heuristic, bpmx=bpmx, node_limit=1)  # compile before timing
         for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
-            result = ida_star(puzzle, instance.start, heuristic, prune=prune, full_last_iteration=full_last_iteration,
+            result = solve(puzzle, instance.start, "ida", heuristic, prune=prune, full_last_iteration=full_last_iteration,
                               bpmx=bpmx)
             row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
                    "length": result.length, "known_length": instance.optimal, "initial_h": result.initial_h,

@@ -60,5 +60,5 @@ def test_kernels_give_the_compiled_results_without_the_jit(tmp_path):
 if __name__ == "__main__":
     from pdb_build import ranking
 
-    assert not hasattr(ranking._map_rank, "py_func"), "a compiled kernel: run with NUMBA_DISABLE_JIT=1"
+    assert not hasattr(ranking.cell_set_rank, "py_func"), "a compiled kernel: run with NUMBA_DISABLE_JIT=1"
     print(json.dumps(kernel_results(Path(sys.argv[1]))))

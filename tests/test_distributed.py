@@ -94,7 +94,7 @@ def test_a_batch_of_one_instance_spreads_its_subtrees_over_the_cluster(client, e
     with get_task_stream(client) as stream:
         summary = solve_batch(puzzle, [hardest], from_spec(puzzle, f"pdb:{pdb}"), tmp_path / "one.csv", client=client)
     assert summary.n_solved == 1 and summary.mismatches == ()
-    assert sum(1 for task in stream.data if str(task["key"]).startswith("_remote_subtree")) > 2
+    assert sum(1 for task in stream.data if str(task["key"]).startswith("_subtrees")) > 2
     assert _rows(tmp_path / "one.csv")[0]["length"] == str(hardest.optimal)
 
 
@@ -151,12 +151,14 @@ def test_the_subtrees_of_one_instance_on_the_cluster(client, eight):
     for i in np.random.default_rng(3).choice(len(states), 6, replace=False):
         start = np.array(states[i], dtype=np.uint8)
         sequential = ida_star(puzzle, start, heuristic, bpmx=False)  # BPMX leaves out the top of the split
-        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, client=client, bpmx=False)
+        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, executor=ClusterExecutor(client),
+                                   bpmx=False)
         assert spread.length == sequential.length == exact[states[i]]
         assert spread.iterations[:-1] == sequential.iterations[:-1]
         search = {"prune": "parent", "full_last_iteration": True, "bpmx": False}  # the settings travel to the workers
         sequential = ida_star(puzzle, start, heuristic, **search)
-        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, client=client, **search)
+        spread = parallel_ida_star(puzzle, start, heuristic, threads=2, split_depth=3, executor=ClusterExecutor(client),
+                                   **search)
         assert (spread.moves, spread.iterations) == (sequential.moves, sequential.iterations)
 
 
@@ -167,10 +169,11 @@ def test_a_time_limit_on_the_cluster_gives_up_in_time(client):
     puzzle, instances = load_instances("data/korf100.txt")
     hamming = baseline(puzzle, "hamming")
     near_goal = puzzle.replay(puzzle.goal, "RRDDLL")
-    warm = parallel_ida_star(puzzle, near_goal, hamming, threads=2, split_depth=2, client=client)
+    warm = parallel_ida_star(puzzle, near_goal, hamming, threads=2, split_depth=2, executor=ClusterExecutor(client))
     assert warm.status == "solved"
     began = time.perf_counter()
-    result = parallel_ida_star(puzzle, instances[0].start, hamming, threads=2, time_limit=1.0, client=client)
+    result = parallel_ida_star(puzzle, instances[0].start, hamming, threads=2, time_limit=1.0,
+                               executor=ClusterExecutor(client))
     assert result.status == "gave_up" and "time limit" in result.reason
     assert time.perf_counter() - began < 20
 

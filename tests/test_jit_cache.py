@@ -72,7 +72,7 @@ def test_a_run_after_an_edit_runs_the_edited_kernels(tmp_path):
     # a kernel called without inlining: no state is the goal, so A* expands every state reachable,
     # half of the 9! permutations
     depth_first = source / "solvers" / "search" / "depth_first.py"
-    _edit(depth_first, "def _is_goal(board, goal):\n", "def _is_goal(board, goal):\n    return False\n")
+    _edit(depth_first, "def is_goal(board, goal):\n", "def is_goal(board, goal):\n    return False\n")
     blind = _run_search(source, cache)
     assert blind["status"] != "solved" and blind["expanded"] == factorial(9) // 2
 
@@ -124,7 +124,7 @@ def test_clear_cache_deletes_every_cached_kernel_and_nothing_else(tmp_path, monk
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setattr(jit, "ROOT", tmp_path)
     monkeypatch.setattr(jit, "in_checkout", lambda: True)
-    in_tree = ["solvers/__pycache__/heuristics._h_of-273.py311.nbi", "pdb_build/__pycache__/ranking._map_rank-59.py311.nbi",
+    in_tree = ["solvers/__pycache__/heuristics._h_of-273.py311.nbi", "pdb_build/__pycache__/ranking.cell_set_rank-59.py311.nbi",
                "tests/__pycache__/test_bits.k-9.py311.2.nbc"]
     kept = ["solvers/__pycache__/jit.cpython-311.pyc", "solvers/ranking.nbi", "data/__pycache__/x.nbi",
             "numba/other/f.nbi"]

@@ -125,11 +125,32 @@ def test_time_limit_ends_ida_within_an_iteration():
     assert result.seconds < 10
 
 
-def test_searches_that_store_states_refuse_large_boards():
+@pytest.mark.parametrize("rows, cols", [(4, 5), (5, 5), (6, 6), (8, 8), (3, 7)])
+def test_searches_that_store_states_work_on_boards_past_sixteen_cells(rows, cols):
+    """States of more than one 64-bit word: A* and BFS find IDA*'s optimal lengths (one word
+    held 16 cells; a wrong packing or hash would merge distinct states and shorten paths)."""
+    puzzle = Puzzle(rows, cols)
+    rng = np.random.default_rng(rows * 10 + cols)
+    for _ in range(3):
+        start = puzzle.goal.copy()
+        for move in rng.integers(0, 4, size=30):
+            moved = puzzle.replay(start, "UDLR"[move]) if _legal(puzzle, start, move) else start
+            start = moved
+        optimal = solve(puzzle, start, "ida", "manhattan").length
+        assert solve(puzzle, start, "astar", "manhattan").length == optimal
+        if optimal <= 14:
+            assert solve(puzzle, start, "bfs").length == optimal
+
+
+def _legal(puzzle, state, move) -> bool:
+    return puzzle.neighbours[int(np.flatnonzero(state == 0)[0]), move] >= 0
+
+
+def test_a_node_limit_beyond_memory_is_refused_before_searching():
     puzzle = Puzzle(5, 5)
-    for algorithm in ("astar", "bfs", "iddfs", "dfs"):
-        with pytest.raises(InputError, match="at most 16 cells"):
-            solve(puzzle, puzzle.goal.copy(), algorithm)
+    for algorithm in ("astar", "bfs"):
+        with pytest.raises(InputError, match="of memory but only"):
+            solve(puzzle, puzzle.goal.copy(), algorithm, "manhattan", node_limit=1 << 60)
 
 
 def test_unknown_algorithm():

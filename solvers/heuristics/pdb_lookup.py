@@ -53,7 +53,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pdb_build.ranking import MAX_PATTERN, _map_rank, binomial_table
+from pdb_build.ranking import MAX_PATTERN, cell_set_rank, binomial_table
 from pdb_build.compress import NONE
 from pdb_build.pages import table_memory
 from pdb_build.store import ADDITIVE, PLAIN, ZERO_AWARE, PatternDatabase
@@ -536,7 +536,7 @@ def _plain_value(instance, lookup, position, tables, table_offset, pattern_tiles
     order, mask = _order_and_mask(instance, lookup, position, pattern_tiles, pattern_k, instance_pattern,
                                   lookup_tile, lookup_cell)
     pattern = instance_pattern[instance]
-    return np.int64(tables[table_offset[pattern] + _map_rank(mask, binomials) * pattern_factorial[pattern] + order])
+    return np.int64(tables[table_offset[pattern] + cell_set_rank(mask, binomials) * pattern_factorial[pattern] + order])
 
 
 @inline_kernel
@@ -615,7 +615,7 @@ register_kind(PdbLookups, _plain_start, child_at_least=_plain_child_at_least)
 def _block(pattern, mask, blank, binomials, pattern_zero_aware, pattern_region_start, region_offset,
            pattern_cell_start, region_of_cell, n_cells):
     """The block of `pattern` with its tiles on the cells of `mask` and the blank on cell `blank`."""
-    map_rank = _map_rank(mask, binomials)
+    map_rank = cell_set_rank(mask, binomials)
     zero_aware = pattern_zero_aware[pattern]
     return map_rank * (1 - zero_aware) + region_offset[pattern_region_start[pattern] + map_rank * zero_aware] + \
         region_of_cell[pattern_cell_start[pattern] + (map_rank * n_cells + blank) * zero_aware]
@@ -685,7 +685,7 @@ def _walk_down(instance, lookup, position, tables, table_offset, pattern_tiles, 
         for u in range(k):
             mask |= np.int64(1) << cells[u]
             at_goal &= cells[u] == goal_cell[pattern_tiles[pattern, u]]
-        map_rank = _map_rank(mask, binomials)
+        map_rank = cell_set_rank(mask, binomials)
         region = region_of_cell[regions + map_rank * n_cells + blank]
         if at_goal and region == region_of_cell[regions + map_rank * n_cells + goal_blank[0]]:
             return steps
@@ -846,7 +846,7 @@ def _lazy_value(instance, position, blank, tables, table_offset, pattern_tiles, 
     order, mask = _order_and_mask(instance, view, position, pattern_tiles, pattern_k, instance_pattern, view_tile,
                                   view_cell)
     pattern = instance_pattern[instance]
-    map_rank = _map_rank(mask, binomials)
+    map_rank = cell_set_rank(mask, binomials)
     block = region_offset[pattern_region_start[pattern] + map_rank] + region_of_cell[
         pattern_cell_start[pattern] + map_rank * view_cell.shape[1] + view_cell[view, blank]]
     return np.int64(tables[table_offset[pattern] + block * pattern_factorial[pattern] + order])

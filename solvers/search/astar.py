@@ -13,26 +13,19 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
-
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
+from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import (
-    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, _is_goal, uses_bpmx,
+    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, is_goal, uses_bpmx,
 )
 from solvers.search.interrupt import interruptible
 from solvers.search.node_store import (
-    NO_PARENT,
-    _grown,
-    _grown_store,
-    _pack,
-    _path_moves,
-    _unpack,
-    check_packable,
+    EMPTY, NO_PARENT, check_node_memory, find, grown, grown_store, insert, new_index, pack, packing, path_moves, unpack,
 )
+from solvers.search.registry import BPMX, NODE_LIMIT, Search, register
 from solvers.search.result import (
     checked_start,
     SearchResult,
@@ -46,6 +39,7 @@ G_BITS = 16
 G_MASK = (1 << G_BITS) - 1
 DEFAULT_MAX_NODES = 10_000_000
 INITIAL_CAPACITY = 1 << 12
+BYTES_PER_NODE = 8 + 8 + 1 + 1 + 2 * 16  # g, parent, move, closed, and heap entries (reopened nodes add more)
 
 
 @kernel
@@ -87,29 +81,32 @@ def _heap_pop(keys, nodes, size):
 
 
 @kernel
-def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
+def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, layout):
     """A* from `start`; stores at most `max_nodes` nodes; setting stop[0] (from another thread)
     ends it within STOP_CHECK_INTERVAL expansions. With `bpmx`, a node's children are
     evaluated before any is stored: the node's h is raised to the largest child h - 1, and every
     child's h to at least the node's (raised) h - 1 (bidirectional pathmax, one level).
 
+    `layout` is the board's node_store.Packing.
+
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored, bpmx_raises).
     """
+    bits, per_word, words = layout
     capacity = INITIAL_CAPACITY
-    codes = np.empty(capacity, dtype=np.uint64)
+    codes = np.empty((capacity, words), dtype=np.uint64)
     g = np.empty(capacity, dtype=np.int64)
     parent = np.empty(capacity, dtype=np.int64)
     move = np.empty(capacity, dtype=np.int8)
     closed = np.zeros(capacity, dtype=np.bool_)
     heap_keys = np.empty(capacity, dtype=np.int64)
     heap_nodes = np.empty(capacity, dtype=np.int64)
-    index = Dict.empty(key_type=types.uint64, value_type=types.int64)
     board = start.copy()
-    codes[0] = _pack(board)
+    pack(board, bits, per_word, codes, 0)
+    index = new_index(capacity)
     g[0] = 0
     parent[0] = NO_PARENT
     move[0] = -1
-    index[codes[0]] = 0
+    index = insert(index, codes, 0, find(index, codes, codes, 0)[1], 1)
     n_nodes = 1
     scratch = np.zeros((2, n_columns), dtype=np.int64)
     position = np.zeros(board.shape[0], dtype=np.int64)
@@ -120,7 +117,7 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
     expanded = 0
     generated = 0
     raises = 0
-    child_codes = np.empty(N_DIRECTIONS, dtype=np.uint64)
+    child_codes = np.empty((N_DIRECTIONS, words), dtype=np.uint64)
     child_h = np.empty(N_DIRECTIONS, dtype=np.int64)
     while heap_size > 0:
         key, node = _heap_pop(heap_keys, heap_nodes, heap_size)
@@ -128,9 +125,9 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
         node_g = G_MASK - (key & G_MASK)
         if closed[node] or node_g != g[node]:
             continue
-        blank = _unpack(codes[node], board)
-        if _is_goal(board, goal):
-            return FOUND, _path_moves(parent, move, node), expanded, generated, n_nodes, raises
+        blank = unpack(codes, node, bits, per_word, board)
+        if is_goal(board, goal):
+            return FOUND, path_moves(parent, move, node), expanded, generated, n_nodes, raises
         closed[node] = True
         expanded += 1
         if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
@@ -144,17 +141,10 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
             target = neighbours[blank, direction]
             if target < 0:
                 continue
-            tile = board[target]
-            board[blank] = tile
-            board[target] = 0
-            position[tile] = blank
-            position[0] = target
+            tile = slide(board, position, target, blank)
             child_h[direction] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
-            child_codes[direction] = _pack(board)
-            board[target] = tile
-            board[blank] = 0
-            position[tile] = target
-            position[0] = blank
+            pack(board, bits, per_word, child_codes, direction)
+            slide(board, position, blank, target)
         if bpmx:
             for direction in range(N_DIRECTIONS):
                 if child_h[direction] - 1 > node_h:
@@ -163,12 +153,11 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
         for direction in range(N_DIRECTIONS):
             if child_h[direction] < 0:
                 continue
-            code = child_codes[direction]
             h = max(child_h[direction], node_h - 1) if bpmx else child_h[direction]
             generated += 1
             child_g = node_g + 1
-            if code in index:
-                child = index[code]
+            child, slot = find(index, codes, child_codes, direction)
+            if child != EMPTY:
                 if child_g >= g[child]:
                     continue
                 closed[child] = False
@@ -177,20 +166,20 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx):
                     return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
                 if n_nodes == capacity:
                     capacity *= 2
-                    codes, parent, move = _grown_store(codes, parent, move, capacity)
-                    g = _grown(g, capacity)
-                    closed = _grown(closed, capacity)
+                    codes, parent, move = grown_store(codes, parent, move, capacity)
+                    g = grown(g, capacity)
+                    closed = grown(closed, capacity)
                     closed[n_nodes:] = False
                 child = n_nodes
                 n_nodes += 1
-                codes[child] = code
-                index[code] = child
+                codes[child] = child_codes[direction]
+                index = insert(index, codes, child, slot, n_nodes)
             g[child] = child_g
             parent[child] = node
             move[child] = direction
             if heap_size == heap_keys.shape[0]:
-                heap_keys = _grown(heap_keys, 2 * heap_size)
-                heap_nodes = _grown(heap_nodes, 2 * heap_size)
+                heap_keys = grown(heap_keys, 2 * heap_size)
+                heap_nodes = grown(heap_nodes, 2 * heap_size)
             _heap_push(heap_keys, heap_nodes, heap_size, ((child_g + h) << G_BITS) | (G_MASK - child_g), child)
             heap_size += 1
     return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
@@ -201,17 +190,19 @@ def astar(
     start: np.ndarray,
     heuristic: Heuristic,
     *,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    node_limit: int | None = None,
     bpmx: bool | None = None,
 ) -> SearchResult:
     """Shortest solution from `start` by A* with `heuristic`, replayed and checked.
 
-    A* stores every node it reaches: boards of at most 16 cells are accepted, and the search
-    gives up (status GAVE_UP) once `max_nodes` nodes are stored (about 100 bytes each).
+    A* stores every node it reaches (packed, node_store.py: any board up to 8x8), and gives
+    up (status GAVE_UP) once `node_limit` nodes are stored (default DEFAULT_MAX_NODES); a limit
+    whose nodes would not fit in the memory available is refused before the search.
     `bpmx` applies one level of bidirectional pathmax at each expansion (None: where the
     heuristic may be inconsistent, as for IDA*); the result counts the raised parents.
     """
-    check_packable(puzzle, "A*")
+    max_nodes = DEFAULT_MAX_NODES if node_limit is None else node_limit
+    check_node_memory(puzzle, max_nodes, BYTES_PER_NODE, "A*")
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("astar", heuristic.name)
@@ -219,7 +210,8 @@ def astar(
     stop = np.zeros(1, dtype=np.uint8)
     applies_bpmx = uses_bpmx(heuristic, bpmx)
     kernel = heuristic.kernel(_astar)
-    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx)
+    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx,
+             packing(puzzle))
     kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
     initial_h = heuristic(board)
     began = time.perf_counter()
@@ -237,3 +229,11 @@ def astar(
         bpmx=(applies_bpmx, raises, 0),
     )
     return verified(puzzle, start, result)
+
+
+register(Search(
+    "astar", "A*: best first on f = g + h with duplicate detection; optimal with an admissible heuristic", astar,
+    informed=True, options=(BPMX, NODE_LIMIT), setting_fields=("bpmx",),
+    settings=lambda heuristic, options: {"bpmx": "yes" if uses_bpmx(heuristic, options["bpmx"]) else "no"},
+    stores_states=True,
+))

@@ -26,6 +26,7 @@ import numpy as np
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child_at_least, h_start
 from solvers.jit import kernel
+from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.interrupt import interruptible
 from solvers.search.move_pruning import PRUNED, automaton
@@ -89,11 +90,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             depth -= 1
             current = state[depth]
             back = neighbours[blank, moves[depth] ^ 1]
-            tile = board[back]
-            board[blank] = tile
-            board[back] = 0
-            position[tile] = blank
-            position[0] = back
+            slide(board, position, back, blank)
             blank = back
             if bpmx is not None:
                 if h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
@@ -111,11 +108,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         target = neighbours[blank, move]
         if target < 0:
             continue
-        tile = board[target]
-        board[blank] = tile
-        board[target] = 0
-        position[tile] = blank
-        position[0] = target
+        tile = slide(board, position, target, blank)
         # h is needed only below the value that cuts the child and keeps next_bound; BPMX raises
         # the parent by the child's exact h (one call either way: two cost reference counting)
         enough = max(bound - depth, next_bound - depth - 1) if bpmx is None else NO_BOUND
@@ -131,19 +124,13 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
                     next_bound = min(next_bound, depth + h_of[depth])
                     next_move[depth] = N_DIRECTIONS
                     cutoffs += 1
-                    board[target] = tile
-                    board[blank] = 0
-                    position[tile] = target
-                    position[0] = blank
+                    slide(board, position, blank, target)
                     continue
         f = depth + 1 + h
         if f > bound:
             if f < next_bound:
                 next_bound = f
-            board[target] = tile
-            board[blank] = 0
-            position[tile] = target
-            position[0] = blank
+            slide(board, position, blank, target)
             continue
         moves[depth] = move
         blank = target
@@ -152,7 +139,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         current = following
         if bpmx is not None:
             h_of[depth] = h
-        if h == 0 and _is_goal(board, goal):
+        if h == 0 and is_goal(board, goal):
             return FOUND, depth, next_bound, expanded, generated, raises, cutoffs
         if (node_limit > 0 and expanded >= node_limit) or (expanded % STOP_CHECK_INTERVAL == 0 and stop[0]):
             return LIMIT_REACHED, 0, next_bound, expanded, generated, raises, cutoffs
@@ -173,7 +160,7 @@ def row_offsets(transitions):
 
 
 @kernel
-def _is_goal(board, goal):
+def is_goal(board, goal):
     for cell in range(board.shape[0]):
         if board[cell] != goal[cell]:
             return False
@@ -238,23 +225,35 @@ def run_pass(puzzle: Puzzle, heuristic: Heuristic, start: np.ndarray, bound: int
              options: PassOptions) -> Pass:
     """One pass of the kernel from `start` (not changed).
 
-    With `options.complete`, a pass that finds the goal is run again to its end with
-    `never_goal`, so that its counters include every node with f <= bound, goals expanded like
-    any node: the result holds the first pass's moves (the first solution in move order) and
-    the second's counters and next bound, or LIMIT_REACHED if `node_limit` or `stop` ends the
-    second.
+    With `options.complete`, a pass that finds the goal is run again to its end
+    (`exhaustive_pass`), so that its counters include every node with f <= bound, goals
+    expanded like any node: the result holds the first pass's moves (the first solution in move
+    order) and the second's counters and next bound, or LIMIT_REACHED if `node_limit` or `stop`
+    ends the second.
     """
-    bounded_pass = heuristic.kernel(_bounded_pass)
-    search = (options.transitions, options.root_state, bpmx_flag(options.bpmx))
-    moves = np.zeros(bound + 1, dtype=np.int8)
-    outcome, length, *counters = bounded_pass(start.copy(), bound, node_limit, puzzle.neighbours, puzzle.goal,
-                                              heuristic.leaves, heuristic.n_columns, moves, stop, *search)
+    outcome, moves, *counters = _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options, puzzle.goal)
     if options.complete and outcome == FOUND:
-        rerun, _, *counters = bounded_pass(start.copy(), bound, node_limit, puzzle.neighbours, never_goal(puzzle),
-                                           heuristic.leaves, heuristic.n_columns, np.zeros(bound + 1, dtype=np.int8),
-                                           stop, *search)
-        outcome = FOUND if rerun == EXHAUSTED else LIMIT_REACHED
-    return Pass(outcome, moves[:length] if outcome == FOUND else moves[:0], *(int(c) for c in counters))
+        rerun = exhaustive_pass(puzzle, heuristic, start, bound, node_limit, stop, options)
+        outcome, counters = (FOUND if rerun.outcome == EXHAUSTED else LIMIT_REACHED), rerun[2:]
+    return Pass(outcome, moves if outcome == FOUND else moves[:0], *(int(c) for c in counters))
+
+
+def exhaustive_pass(puzzle: Puzzle, heuristic: Heuristic, start: np.ndarray, bound: int, node_limit: int,
+                    stop: np.ndarray, options: PassOptions) -> Pass:
+    """One pass from `start` (not changed) run to its end with `never_goal`: its counters hold
+    every node with f <= bound, goals expanded like any node (EXHAUSTED, or LIMIT_REACHED)."""
+    outcome, _, *counters = _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options,
+                                         never_goal(puzzle))
+    return Pass(outcome, np.zeros(0, dtype=np.int8), *(int(c) for c in counters))
+
+
+def _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options, goal) -> tuple:
+    """(outcome, moves found, next_bound, counters...) of the kernel's pass towards `goal`."""
+    moves = np.zeros(bound + 1, dtype=np.int8)
+    outcome, length, *counters = heuristic.kernel(_bounded_pass)(
+        start.copy(), bound, node_limit, puzzle.neighbours, goal, heuristic.leaves, heuristic.n_columns, moves, stop,
+        options.transitions, options.root_state, bpmx_flag(options.bpmx))
+    return (outcome, moves[:length], *counters)
 
 
 def start_timer(stop: np.ndarray, time_limit: float | None, then=None) -> threading.Timer | None:

@@ -30,6 +30,7 @@ from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import NO_LIMIT, h_child_at_least, h_start
 from solvers.jit import kernel
+from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import N_DIRECTIONS, row_offsets
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNED, automaton
@@ -66,30 +67,19 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
                 target = neighbours[blank, move]
                 if target < 0 or offsets[state + move] == PRUNED:
                     continue
-                tile = board[target]
-                board[blank] = tile
-                board[target] = 0
-                position[tile] = blank
-                position[0] = target
+                tile = slide(board, position, target, blank)
                 if h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, bound - depth) \
                         < bound - depth:  # f <= bound
                     passing[count] = move
                     count += 1
-                board[target] = tile
-                board[blank] = 0
-                position[tile] = target
-                position[0] = blank
+                slide(board, position, blank, target)
             if count == 0:
                 break
             weight *= count
             estimate += weight
             move = passing[np.random.randint(count)]
             target = neighbours[blank, move]
-            tile = board[target]
-            board[blank] = tile
-            board[target] = 0
-            position[tile] = blank
-            position[0] = target
+            tile = slide(board, position, target, blank)
             # the chosen child's scratch row, complete (h_child_at_least again: each call site of a
             # heuristic costs its own compile)
             h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, NO_LIMIT)
@@ -100,9 +90,7 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
         while depth > 0:  # back to the root
             depth -= 1
             back = path[depth]
-            tile = board[back]
-            board[blank] = tile
-            board[back] = 0
+            slide(board, position, back, blank)
             blank = back
         total += estimate
         squares += estimate * estimate

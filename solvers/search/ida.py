@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import deepening_search
+from solvers.search.depth_first import deepening_search, uses_bpmx
 from solvers.search.move_pruning import DEFAULT_PRUNE
+from solvers.search.parallel_ida import parallel_ida_star
+from solvers.search.registry import (
+    BPMX, EXECUTOR, FULL_LAST_ITERATION, NODE_LIMIT, PRUNE, THREADS, TIME_LIMIT, Search, register,
+)
 from solvers.search.result import SearchResult, checked_start, unsolvable_result, verified
 
 
@@ -41,3 +46,32 @@ def ida_star(
         node_limit=node_limit, time_limit=time_limit,
     )
     return verified(puzzle, start, result)
+
+
+def _run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, prune: str = DEFAULT_PRUNE,
+         full_last_iteration: bool = False, bpmx: bool | None = None, node_limit: int | None = None,
+         time_limit: float | None = None, threads: int = 1, executor=None) -> SearchResult:
+    """IDA* as the registry runs it: on one thread, or split over `threads` threads or the
+    tasks of `executor` (parallel_ida.py, which takes no node limit)."""
+    if threads < 1:
+        raise InputError(f"the number of threads must be at least 1, not {threads}")
+    if threads == 1 and executor is None:
+        return ida_star(puzzle, start, heuristic, prune=prune, full_last_iteration=full_last_iteration, bpmx=bpmx,
+                        node_limit=node_limit or 0, time_limit=time_limit)
+    if node_limit is not None:
+        raise InputError("a node limit is not supported with parallel search; use --time-limit")
+    return parallel_ida_star(puzzle, start, heuristic, threads=threads, prune=prune,
+                             full_last_iteration=full_last_iteration, bpmx=bpmx, time_limit=time_limit,
+                             executor=executor)
+
+
+def _settings(heuristic: Heuristic, options: dict) -> dict:
+    return {"prune": options["prune"], "full_last_iteration": "yes" if options["full_last_iteration"] else "no",
+            "bpmx": "yes" if uses_bpmx(heuristic, options["bpmx"]) else "no"}
+
+
+register(Search(
+    "ida", "IDA*: iterative deepening on f = g + h; optimal with an admissible heuristic", _run, informed=True,
+    options=(PRUNE, FULL_LAST_ITERATION, BPMX, NODE_LIMIT, TIME_LIMIT, THREADS, EXECUTOR),
+    setting_fields=("prune", "full_last_iteration", "bpmx"), settings=_settings,
+))

@@ -1,46 +1,74 @@
-"""node_store.py -- packed states and growable node arrays for the searches that keep every state.
+"""node_store.py -- packed states, a hash index and growable node arrays for the searches that keep every state.
 
-A state of at most MAX_PACKED_CELLS cells is packed into one uint64, 4 bits per cell (cell 0
-in the lowest bits). BFS and A* keep, per stored node, its packed state, its parent's node
-index and the move that reached it, in arrays that double when full, plus a numba typed dict
-from packed state to node index for duplicate detection.
+A state is packed into `words` uint64 words (`Packing`): each cell takes `bits` bits, the
+fewest that hold its tile (4 for boards of up to 16 cells, 6 for up to 64), `per_word` cells
+to a word and no cell split across two, cell 0 in the lowest bits of word 0. So a 4x4 state
+is one word, a 5x5 state three, an 8x8 state seven. BFS and A* keep, per stored node, its
+packed state (a row of `codes`), its parent's node index and the move that reached it, in
+arrays that double when full, and an open-addressing hash index from packed state to node
+(`find` and `insert`; a table of node numbers at most half full, probed linearly).
+
+`check_memory` refuses, before a search starts, a node limit whose nodes would not fit in the
+memory available now.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from solvers.errors import InputError
+from pdb_build.bfs import check_memory
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 
-MAX_PACKED_CELLS = 16
 NO_PARENT = -1
+EMPTY = -1  # a free slot of the hash index
+INDEX_BYTES_PER_NODE = 16  # two int64 slots per node: the index is at most half full
 
 
-def check_packable(puzzle: Puzzle, algorithm: str) -> None:
-    """Refuse boards whose states do not fit the 64-bit packing these searches store."""
-    if puzzle.n_cells > MAX_PACKED_CELLS:
-        raise InputError(
-            f"{algorithm} keeps every state in memory and supports boards of at most "
-            f"{MAX_PACKED_CELLS} cells; use --algorithm ida for a {puzzle.board} board"
-        )
+class Packing(NamedTuple):
+    """How a state of one board is packed (see the module docstring)."""
+
+    bits: int
+    per_word: int
+    words: int
+
+
+def packing(puzzle: Puzzle) -> Packing:
+    """The packing of `puzzle`'s states."""
+    bits = max(1, (puzzle.n_cells - 1).bit_length())
+    per_word = 64 // bits
+    return Packing(bits, per_word, -(-puzzle.n_cells // per_word))
+
+
+def check_node_memory(puzzle: Puzzle, node_limit: int, bytes_per_node: int, algorithm: str) -> None:
+    """Refuse (one-line InputError) a search that could store `node_limit` nodes of
+    `bytes_per_node` bytes besides their packed states, when they would not fit in memory."""
+    per_node = bytes_per_node + 8 * packing(puzzle).words + INDEX_BYTES_PER_NODE
+    check_memory(node_limit * per_node, f"{algorithm} with a node limit of {node_limit:,}")
 
 
 @kernel
-def _pack(board):
-    code = np.uint64(0)
+def pack(board, bits, per_word, codes, row):
+    """Write the packed `board` into codes[row]."""
+    for word in range(codes.shape[1]):
+        codes[row, word] = 0
     for cell in range(board.shape[0]):
-        code |= np.uint64(board[cell]) << np.uint64(4 * cell)
-    return code
+        word = cell // per_word
+        shift = np.uint64(bits * (cell - word * per_word))
+        codes[row, word] |= np.uint64(board[cell]) << shift
+    return row
 
 
 @kernel
-def _unpack(code, board):
-    """Write the state packed in `code` into `board`; returns the blank's cell."""
+def unpack(codes, row, bits, per_word, board):
+    """Write the state packed in codes[row] into `board`; returns the blank's cell."""
     blank = 0
+    mask = np.uint64((1 << bits) - 1)
     for cell in range(board.shape[0]):
-        tile = (code >> np.uint64(4 * cell)) & np.uint64(15)
+        word = cell // per_word
+        tile = (codes[row, word] >> np.uint64(bits * (cell - word * per_word))) & mask
         board[cell] = tile
         if tile == 0:
             blank = cell
@@ -48,21 +76,78 @@ def _unpack(code, board):
 
 
 @kernel
-def _grown(array, capacity):
-    """A copy of `array` with room for `capacity` entries."""
-    bigger = np.empty(capacity, dtype=array.dtype)
+def same_code(codes, row, others, other_row):
+    for word in range(codes.shape[1]):
+        if codes[row, word] != others[other_row, word]:
+            return False
+    return True
+
+
+@kernel
+def _slot_of(codes, row, slots):
+    """The first slot to probe for codes[row] (a multiplicative hash of its words)."""
+    hashed = np.uint64(0)
+    for word in range(codes.shape[1]):
+        hashed = (hashed ^ codes[row, word]) * np.uint64(0x9E3779B97F4A7C15)
+        hashed ^= hashed >> np.uint64(29)
+    return np.int64(hashed & np.uint64(slots.shape[0] - 1))
+
+
+@kernel
+def find(slots, codes, keys, key_row):
+    """(node whose packed state equals keys[key_row], or EMPTY; the slot where it is or would
+    be inserted)."""
+    slot = _slot_of(keys, key_row, slots)
+    mask = slots.shape[0] - 1
+    while slots[slot] != EMPTY:
+        if same_code(codes, slots[slot], keys, key_row):
+            return slots[slot], slot
+        slot = (slot + 1) & mask
+    return EMPTY, slot
+
+
+@kernel
+def new_index(capacity):
+    """An empty hash index for `capacity` nodes (a power of two of at least twice as many slots)."""
+    size = 16
+    while size < 2 * capacity:
+        size *= 2
+    return np.full(size, EMPTY, dtype=np.int64)
+
+
+@kernel
+def insert(slots, codes, node, slot, n_nodes):
+    """Put `node` (its state in codes[node]) into `slot` (from `find`); returns the index,
+    rebuilt twice as large when it would pass half full with `n_nodes` nodes."""
+    slots[slot] = node
+    if 2 * n_nodes <= slots.shape[0]:
+        return slots
+    bigger = np.full(2 * slots.shape[0], EMPTY, dtype=np.int64)
+    mask = bigger.shape[0] - 1
+    for stored in range(n_nodes):
+        at = _slot_of(codes, stored, bigger)
+        while bigger[at] != EMPTY:
+            at = (at + 1) & mask
+        bigger[at] = stored
+    return bigger
+
+
+@kernel
+def grown(array, capacity):
+    """A copy of `array` (1-D or 2-D) with room for `capacity` rows."""
+    bigger = np.empty((capacity,) + array.shape[1:], dtype=array.dtype)
     bigger[: array.shape[0]] = array
     return bigger
 
 
 @kernel
-def _grown_store(codes, parent, move, capacity):
+def grown_store(codes, parent, move, capacity):
     """The three node arrays with room for `capacity` nodes."""
-    return _grown(codes, capacity), _grown(parent, capacity), _grown(move, capacity)
+    return grown(codes, capacity), grown(parent, capacity), grown(move, capacity)
 
 
 @kernel
-def _path_moves(parent, move, node):
+def path_moves(parent, move, node):
     """The moves from the root to `node`, following parent links."""
     length = 0
     walk = node

@@ -6,7 +6,7 @@ split depth is a *work item*, searched by the kernel from the automaton's state 
 Every iteration with bound B counts the top exactly as the sequential search would (a top node is expanded when it and all its ancestors have f <= B,
 its children are generated, cut-off children offer the next bound), and runs the kernel below
 each live work item with the bound B - g: on a pool of threads (numba kernels release the
-GIL), or as tasks on a Dask cluster (solvers/distributed.py). Items are handed out largest
+GIL), or as tasks of an executor the caller passes in (a Dask cluster's: solvers/distributed.py). Items are handed out largest
 first, by their size in the previous iteration. The first subtree that finds the goal stops
 the others. Every iteration but the last therefore has exactly the sequential counters, and
 the solution has the sequential length. With `full_last_iteration` no subtree is stopped and
@@ -16,17 +16,17 @@ search's solution and counters, exactly."""
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
-from solvers.distributed import ClusterExecutor, stop_when_told
-from solvers.heuristics import Heuristic, from_recipe
+from solvers.heuristics import Heuristic
+from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import (
     EXHAUSTED,
+    deepening_search,
     FOUND,
     LIMIT_REACHED,
     N_DIRECTIONS,
@@ -37,7 +37,6 @@ from solvers.search.depth_first import (
     uses_bpmx,
     warmed_up_pass,
 )
-from solvers.search.ida import ida_star
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNED, automaton, tree_counts
 from solvers.search.result import (
     checked_start,
@@ -51,7 +50,6 @@ from solvers.search.result import (
 
 WORK_ITEMS_PER_THREAD = 64
 MAX_SPLIT_DEPTH = 14
-MIN_TASK_NODES = 20_000_000  # a cluster task's predicted nodes at least: seconds of search beside its ~10 ms cost
 TASKS_PER_THREAD = 4  # ... unless an iteration would then make fewer tasks than this per thread
 
 
@@ -85,7 +83,7 @@ def _top(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, split_depth: i
             if state == PRUNED or target < 0:
                 continue
             board = node.board.copy()
-            board[blank], board[target] = board[target], 0
+            slide(board, np.zeros(board.shape[0], dtype=np.int64), target, blank)
             f = node.depth + 1 + heuristic(board)
             visit(TopNode(node.depth + 1, f, max(node.path_f, f), node.path_f, (*node.moves, move), board, state))
 
@@ -112,13 +110,19 @@ def parallel_ida_star(
     full_last_iteration: bool = False,
     bpmx: bool | None = None,
     time_limit: float | None = None,
-    client=None,
+    executor: Executor | None = None,
+    min_task_nodes: int | None = None,
 ) -> SearchResult:
     """Shortest solution by IDA* with the subtrees run in parallel; equal in length to `ida_star`'s.
 
-    The subtrees run on `threads` threads of this process, or, given a Dask `client` (see
-    solvers/distributed.py), on the cluster's workers; `threads` then says how many run at
-    once (it sets the split depth). `prune`, `full_last_iteration` and `bpmx` are as for
+    The subtrees run on `threads` threads of this process, or, given an `executor`, as its
+    tasks (`threads` then says how many run at once; it sets the split depth): its `submit` is
+    called with a Heuristic among the arguments and the search's stop flag as the keyword
+    `stop` (set when a subtree found the goal or time is up), and `shutdown(cancel_futures=True)`
+    ends the search's tasks (solvers/distributed.py's ClusterExecutor ships the heuristic as
+    its recipe and passes the stop on). Each task takes work items of at least
+    `min_task_nodes` predicted nodes (what sending a task costs, beside its search; None: the
+    executor's `task_nodes` if it has one, else 0). `prune`, `full_last_iteration` and `bpmx` are as for
     `ida_star`; BPMX applies below the split depth only (the top is counted without it).
     Counters are summed over the top and every subtree; in the last iteration they depend on
     which subtree finds the goal first, unless `full_last_iteration` (then they, and the
@@ -129,31 +133,30 @@ def parallel_ida_star(
     if not puzzle.is_solvable(start):
         return unsolvable_result("parallel-ida", heuristic.name)
     applies_bpmx = uses_bpmx(heuristic, bpmx)
-    if client is None:
+    if executor is None:
         warmed_up_pass(puzzle, heuristic, applies_bpmx)  # compile (or load) before the clock starts
     automaton(prune)  # built once per process, before the clock starts too
     began = time.perf_counter()
     depth = _split_depth(puzzle, start, threads, prune) if split_depth is None else max(1, split_depth)
     top = _top(puzzle, start, heuristic, depth, prune)
     if any(puzzle.is_goal(node.board) for node in top):  # a solution within the top: nothing to split
-        return ida_star(puzzle, start, heuristic, prune=prune, full_last_iteration=full_last_iteration,
-                        bpmx=bpmx, time_limit=time_limit)
+        result = deepening_search(puzzle, start, heuristic, "ida", prune=prune, full_last_iteration=full_last_iteration,
+                                  bpmx=bpmx, time_limit=time_limit)
+        return verified(puzzle, start, result)
     stop = np.zeros(1, dtype=np.uint8)
     search = (prune, full_last_iteration, applies_bpmx)
-    if client is None:
-        pool, task_nodes = ThreadPoolExecutor(max_workers=threads), 0
+    pool = ThreadPoolExecutor(max_workers=threads) if executor is None else executor
+    if min_task_nodes is None:
+        min_task_nodes = getattr(executor, "task_nodes", 0)
 
-        def submit(nodes, bound):
-            return pool.submit(_subtrees, puzzle, nodes, bound, heuristic, search, stop)
-    else:
-        pool, recipe, task_nodes = ClusterExecutor(client), heuristic.recipe(), MIN_TASK_NODES
+    def submit(nodes, bound):
+        return pool.submit(_subtrees, puzzle, nodes, bound, heuristic, search, stop=stop)
 
-        def submit(nodes, bound):
-            return pool.submit(_remote_subtrees, puzzle, nodes, bound, recipe, search, pool.stop_name)
-    # threads see `stop`; the cluster's tasks are told by shutting its executor down
-    timer = start_timer(stop, time_limit, then=None if client is None else partial(pool.shutdown, cancel_futures=True))
+    # threads see `stop`; an executor's remote tasks are told by shutting it down
+    timer = start_timer(stop, time_limit, then=None if executor is None else lambda: pool.shutdown(cancel_futures=True))
     try:
-        passes, solution, bpmx_counts = _iterations(top, depth, submit, stop, full_last_iteration, task_nodes, threads)
+        passes, solution, bpmx_counts = _iterations(top, depth, submit, stop, full_last_iteration, min_task_nodes,
+                                                    threads)
     finally:
         stop.fill(1)  # on Ctrl-C too: the running kernels return within a fraction of a second
         pool.shutdown(cancel_futures=True)
@@ -258,7 +261,7 @@ def _subtree(puzzle: Puzzle, node: TopNode, bound: int, heuristic: Heuristic, se
 
 
 def _subtrees(puzzle: Puzzle, nodes: list[TopNode], bound: int, heuristic: Heuristic,
-              search: tuple[str, bool, bool], stop: np.ndarray) -> list[tuple]:
+              search: tuple[str, bool, bool], *, stop: np.ndarray) -> list[tuple]:
     """`_subtree` below each of `nodes` in turn, their results in order; without
     full_last_iteration the items after one that found the goal are left out."""
     results = []
@@ -267,13 +270,3 @@ def _subtrees(puzzle: Puzzle, nodes: list[TopNode], bound: int, heuristic: Heuri
         if results[-1][0] == FOUND and not search[1]:
             break
     return results
-
-
-def _remote_subtrees(puzzle: Puzzle, nodes: list[TopNode], bound: int, recipe: tuple,
-                     search: tuple[str, bool, bool], stop_name: str) -> list[tuple]:
-    """`_subtrees` in a task on a Dask worker: the heuristic rebuilt from its recipe (and the
-    automaton built, both once per worker process), a stop flag of its own, set when the
-    search's stop event is (the goal found elsewhere, the time limit)."""
-    stop = np.zeros(1, dtype=np.uint8)
-    with stop_when_told(stop, stop_name):
-        return _subtrees(puzzle, nodes, bound, from_recipe(recipe), search, stop)

@@ -1,8 +1,8 @@
 """uninformed.py -- reference searches without a heuristic: BFS, depth-limited DFS, IDDFS.
 
 These are teaching baselines and test references for small boards; the depth-first ones never
-undo the previous move (move pruning `parent`, move_pruning.py). They accept boards of
-at most 16 cells and stop with status GAVE_UP at their node limits rather than run for hours.
+undo the previous move (move pruning `parent`, move_pruning.py). They stop with status
+GAVE_UP at their node limits rather than run for hours.
 """
 
 from __future__ import annotations
@@ -10,18 +10,20 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
-
 from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.jit import kernel
+from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import (
     EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, deepening_search,
 )
 from solvers.search.interrupt import interruptible
-from solvers.search.node_store import NO_PARENT, _grown_store, _pack, _path_moves, _unpack, check_packable
+from solvers.search.node_store import (
+    EMPTY, NO_PARENT, check_node_memory, find, grown_store, insert, new_index, pack, packing, path_moves, same_code,
+    unpack,
+)
+from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
     SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
 )
@@ -31,27 +33,34 @@ DEFAULT_NODE_LIMIT = 500_000_000
 DEFAULT_DEPTH_LIMIT = 31
 MAX_DEPTH_LIMIT = 10_000
 INITIAL_CAPACITY = 1 << 12
+BFS_BYTES_PER_NODE = 8 + 1  # parent and move, besides the packed state and the index
 
 
 @kernel
-def _bfs(start, goal, max_nodes, neighbours, stop):
+def _bfs(start, goal, max_nodes, neighbours, stop, layout):
     """Breadth-first search from `start` storing at most `max_nodes` states; setting stop[0]
     (from another thread) ends it within STOP_CHECK_INTERVAL expansions.
 
+    `layout` is the board's node_store.Packing.
+
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
     """
+    bits, per_word, words = layout
     capacity = INITIAL_CAPACITY
-    codes = np.empty(capacity, dtype=np.uint64)
+    codes = np.empty((capacity, words), dtype=np.uint64)
     parent = np.empty(capacity, dtype=np.int64)
     move = np.empty(capacity, dtype=np.int8)
-    seen = Dict.empty(key_type=types.uint64, value_type=types.int64)
     board = start.copy()
-    goal_code = _pack(goal)
-    codes[0] = _pack(board)
+    goal_code = np.empty((1, words), dtype=np.uint64)
+    pack(goal, bits, per_word, goal_code, 0)
+    child_code = np.empty((1, words), dtype=np.uint64)
+    position = np.zeros(board.shape[0], dtype=np.int64)  # kept by `slide`, not read
+    pack(board, bits, per_word, codes, 0)
+    seen = new_index(capacity)
+    seen = insert(seen, codes, 0, find(seen, codes, codes, 0)[1], 1)
     parent[0] = NO_PARENT
     move[0] = -1
-    seen[codes[0]] = 0
-    if codes[0] == goal_code:
+    if same_code(codes, 0, goal_code, 0):
         return FOUND, np.empty(0, dtype=np.int8), 0, 0, 1
     n_nodes = 1
     expanded = 0
@@ -59,7 +68,7 @@ def _bfs(start, goal, max_nodes, neighbours, stop):
     for node in range(max_nodes):
         if node == n_nodes:
             break
-        blank = _unpack(codes[node], board)
+        blank = unpack(codes, node, bits, per_word, board)
         expanded += 1
         if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
             return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
@@ -69,43 +78,46 @@ def _bfs(start, goal, max_nodes, neighbours, stop):
             target = neighbours[blank, direction]
             if target < 0:
                 continue
-            board[blank] = board[target]
-            board[target] = 0
-            code = _pack(board)
-            board[target] = board[blank]
-            board[blank] = 0
+            slide(board, position, target, blank)
+            pack(board, bits, per_word, child_code, 0)
+            slide(board, position, blank, target)
             generated += 1
-            if code in seen:
+            known, slot = find(seen, codes, child_code, 0)
+            if known != EMPTY:
                 continue
             if n_nodes >= max_nodes:
                 return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
             if n_nodes == capacity:
                 capacity *= 2
-                codes, parent, move = _grown_store(codes, parent, move, capacity)
-            codes[n_nodes] = code
+                codes, parent, move = grown_store(codes, parent, move, capacity)
+            codes[n_nodes] = child_code[0]
             parent[n_nodes] = node
             move[n_nodes] = direction
-            seen[code] = n_nodes
             n_nodes += 1
-            if code == goal_code:
-                return FOUND, _path_moves(parent, move, n_nodes - 1), expanded, generated, n_nodes
+            seen = insert(seen, codes, n_nodes - 1, slot, n_nodes)
+            if same_code(child_code, 0, goal_code, 0):
+                return FOUND, path_moves(parent, move, n_nodes - 1), expanded, generated, n_nodes
     return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
 
 
-def bfs(puzzle: Puzzle, start: np.ndarray, *, max_nodes: int = DEFAULT_BFS_MAX_NODES) -> SearchResult:
+def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | None = None) -> SearchResult:
     """Shortest solution by breadth-first search with duplicate detection, replayed and checked.
 
-    Gives up (GAVE_UP) once `max_nodes` states are stored (about 50 bytes each).
+    Any board up to 8x8; gives up (GAVE_UP) once `node_limit` states are stored (default
+    DEFAULT_BFS_MAX_NODES), and a limit whose states would not fit in the memory available is
+    refused first. `heuristic` is not used (the registry passes None).
     """
-    check_packable(puzzle, "BFS")
+    max_nodes = DEFAULT_BFS_MAX_NODES if node_limit is None else node_limit
+    check_node_memory(puzzle, max_nodes, BFS_BYTES_PER_NODE, "BFS")
     start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result("bfs", "zero")
     stop = np.zeros(1, dtype=np.uint8)
-    _bfs(puzzle.goal.copy(), puzzle.goal, 1, puzzle.neighbours, stop)  # compile (or load) before the clock starts
+    layout = packing(puzzle)
+    _bfs(puzzle.goal.copy(), puzzle.goal, 1, puzzle.neighbours, stop, layout)  # compile (or load) before the clock
     began = time.perf_counter()
     outcome, moves, expanded, generated, _ = interruptible(
-        _bfs, (np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours, stop), stop
+        _bfs, (np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours, stop, layout), stop
     )
     result = search_result(
         "bfs",
@@ -122,12 +134,14 @@ def bfs(puzzle: Puzzle, start: np.ndarray, *, max_nodes: int = DEFAULT_BFS_MAX_N
 
 
 def iddfs(
-    puzzle: Puzzle, start: np.ndarray, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None
+    puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> SearchResult:
     """Shortest solution by iterative-deepening depth-first search, replayed and checked.
 
     Depth limits 0, 1, 2, ... until a pass finds the goal; gives up after `node_limit`
-    expanded nodes over all passes or `time_limit` seconds.
+    expanded nodes over all passes (default DEFAULT_NODE_LIMIT) or `time_limit` seconds.
+    `heuristic` is not used (the registry passes None).
     """
     return _depth_first(puzzle, start, "iddfs", None, node_limit, time_limit)
 
@@ -135,25 +149,35 @@ def iddfs(
 def depth_limited_dfs(
     puzzle: Puzzle,
     start: np.ndarray,
+    heuristic=None,
     *,
     depth_limit: int = DEFAULT_DEPTH_LIMIT,
-    node_limit: int = DEFAULT_NODE_LIMIT,
+    node_limit: int | None = None,
     time_limit: float | None = None,
 ) -> SearchResult:
     """The first solution of at most `depth_limit` (<= MAX_DEPTH_LIMIT) moves found depth-first
-    (not necessarily shortest)."""
+    (not necessarily shortest); limits as for `iddfs`."""
     if not 0 <= depth_limit <= MAX_DEPTH_LIMIT:
         raise InputError(f"the depth limit must lie in 0..{MAX_DEPTH_LIMIT}, not {depth_limit}")
     return _depth_first(puzzle, start, "dfs", depth_limit, node_limit, time_limit)
 
 
 def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) -> SearchResult:
-    check_packable(puzzle, algorithm.upper())
     start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, "zero")
     result = deepening_search(
-        puzzle, start, baseline(puzzle, "zero"), algorithm, prune="parent", only_bound=depth_limit, node_limit=node_limit,
-        time_limit=time_limit,
+        puzzle, start, baseline(puzzle, "zero"), algorithm, prune="parent", only_bound=depth_limit,
+        node_limit=DEFAULT_NODE_LIMIT if node_limit is None else node_limit, time_limit=time_limit,
     )
     return verified(puzzle, start, result)
+
+
+DEPTH_LIMIT = Option("depth_limit", "count", f"deepest solution dfs looks for (default: {DEFAULT_DEPTH_LIMIT})",
+                     "a depth limit applies", DEFAULT_DEPTH_LIMIT)
+register(Search("bfs", "breadth-first search with duplicate detection (optimal; stores every state)", bfs,
+                informed=False, options=(NODE_LIMIT,), stores_states=True))
+register(Search("dfs", "depth-first search to a depth limit (the first solution found, not the shortest)",
+                depth_limited_dfs, informed=False, options=(DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT)))
+register(Search("iddfs", "iterative-deepening depth-first search (optimal)", iddfs, informed=False,
+                options=(NODE_LIMIT, TIME_LIMIT)))

@@ -1,0 +1,169 @@
+"""registry.py -- every search of tilepdb as data: its name, its function, its options, its batch settings.
+
+A search is one module that ends with one call of `register(Search(...))`, and one line in
+SEARCH_MODULES below. Everything else is derived from the registry: `solve` (solvers/solve.py)
+looks the search up and passes it the options it takes, refusing those it does not; the
+commands' option parsers and their help add every option that some search takes
+(solvers/cli.py); a batch row records each search's settings (solvers/batch.py) in the
+columns `setting_fields()` lists.
+
+An option is named once, by its keyword, and shared by the searches that take it (`--prune`
+is IDA*'s only, `--bpmx` IDA*'s and A*'s); a search with a new option defines an `Option` in
+its own module and lists it in its registration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import import_module
+
+from solvers.errors import InputError
+from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
+
+# The modules whose import registers a search, in the order of the commands' --algorithm
+# choices and of the batch columns.
+SEARCH_MODULES = (
+    "solvers.search.ida",
+    "solvers.search.astar",
+    "solvers.search.uninformed",
+)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of some searches.
+
+    `kind` tells a front end how to read it: "count" (a positive integer), "seconds" (a
+    positive number), "choice" (one of `choices`), "switch" (given or not), "tristate" (auto,
+    on or off: None, True or False) or "object" (the Python API only). `default` is the value a search gets when the option is not given.
+    `refusal` begins the one-line error for a search that does not take it ("BPMX applies",
+    completed by " to ida and astar only, not to bfs"). `flag` is its command-line name.
+    """
+
+    name: str
+    kind: str
+    help: str
+    refusal: str
+    default: object = None
+    choices: tuple = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+NODE_LIMIT = Option("node_limit", "count", "give up after this many nodes (expanded, or stored by the searches "
+                    "that store them)", "a node limit applies")
+TIME_LIMIT = Option("time_limit", "seconds", "give up after this many seconds", "a time limit applies")
+PRUNE = Option("prune", "choice", "move strings never tried: none, parent (the move back) or fsm (Taylor & Korf's "
+               f"machine of duplicate move strings); default: {DEFAULT_PRUNE}",
+               "move pruning and the full last iteration apply", DEFAULT_PRUNE, PRUNE_MODES)
+FULL_LAST_ITERATION = Option("full_last_iteration", "switch", "complete the last iteration, so that node counts do "
+                             "not depend on the move order (the solution is still the first found)",
+                             "move pruning and the full last iteration apply", False)
+BPMX = Option("bpmx", "tristate", "bidirectional pathmax: a child's h raises its parent's and cuts it off early; auto "
+              "(the default) applies it where the heuristic may be inconsistent (PDBs that take the minimum over the "
+              "blank, dual lookups, your own functions)", "BPMX applies")
+THREADS = Option("threads", "count", "run on this many threads, the tree split at a shallow depth (default: 1)",
+                 "several threads apply", 1)
+EXECUTOR = Option("executor", "object", "a concurrent.futures Executor that runs the subtrees (a Dask cluster's: "
+                  "solvers/distributed.py)", "an executor applies")
+
+
+@dataclass(frozen=True)
+class Search:
+    """A registered search.
+
+    `run(puzzle, start, heuristic, **options)` returns a verified SearchResult; it gets the
+    options of `options` that were given, others keep their defaults (`heuristic` is None for
+    an uninformed search). `settings(heuristic, options)` gives, for the fields of
+    `setting_fields`, what a batch row records of how it searched (options holds every one of
+    its options, defaults filled in); a resumed batch must use the same. `stores_states` says
+    that it keeps every state it reaches (memory grows with the nodes).
+    """
+
+    name: str
+    summary: str
+    run: Callable
+    informed: bool
+    options: tuple[Option, ...] = ()
+    setting_fields: tuple[str, ...] = ()
+    settings: Callable = field(default=lambda heuristic, options: {})
+    stores_states: bool = False
+
+    def takes(self, name: str) -> bool:
+        return any(option.name == name for option in self.options)
+
+    def with_defaults(self, given: dict) -> dict:
+        """Every option of this search: `given`, the others at their defaults."""
+        return {option.name: given.get(option.name, option.default) for option in self.options}
+
+
+_REGISTERED: dict[str, Search] = {}  # filled once, by the imports of SEARCH_MODULES
+
+
+def register(search: Search) -> None:
+    """Announce `search` (called once, at the end of its module)."""
+    if search.name in _REGISTERED and _REGISTERED[search.name] is not search:
+        raise ValueError(f"a search named {search.name!r} is registered twice")
+    _REGISTERED[search.name] = search
+
+
+def searches() -> dict[str, Search]:
+    """Every registered search by name, in the order of SEARCH_MODULES."""
+    for module in SEARCH_MODULES:
+        import_module(module)
+    return dict(_REGISTERED)
+
+
+def search_named(name: str) -> Search:
+    """The search called `name`; a one-line InputError naming the choices otherwise."""
+    found = searches()
+    if name not in found:
+        raise InputError(f"unknown algorithm {name!r}; choose one of {', '.join(found)}")
+    return found[name]
+
+
+def informed_names() -> tuple[str, ...]:
+    return tuple(name for name, search in searches().items() if search.informed)
+
+
+def all_options() -> dict[str, Option]:
+    """Every option some search takes, by name, in the order of first registration; an option
+    name defined twice with different meanings is a bug."""
+    options: dict[str, Option] = {}
+    for search in searches().values():
+        for option in search.options:
+            if options.setdefault(option.name, option) != option:
+                raise ValueError(f"option {option.name!r} is defined twice, differently")
+    return options
+
+
+def takers(name: str) -> list[str]:
+    """The searches that take option `name`."""
+    return [search.name for search in searches().values() if search.takes(name)]
+
+
+def given_options(options: dict) -> dict:
+    """The options of `options` that were given: not None, and for a switch not False."""
+    kinds = {name: option.kind for name, option in all_options().items()}
+    return {name: value for name, value in options.items()
+            if value is not None and not (value is False and kinds.get(name) == "switch")}
+
+
+def checked_options(search: Search, given: dict) -> dict:
+    """`given` (options that were set, not None) if `search` takes all of them; a one-line
+    InputError for the first it does not take, naming the searches that do."""
+    options = all_options()
+    for name in given:
+        if name not in options:
+            raise TypeError(f"unknown search option {name!r}")
+        if not search.takes(name):
+            raise InputError(f"{options[name].refusal} to {' and '.join(takers(name))} only, not to {search.name}")
+    return given
+
+
+def setting_fields() -> list[str]:
+    """The batch columns of every search's settings, in the order of first registration."""
+    return list(dict.fromkeys(f for search in searches().values() for f in search.setting_fields))
