@@ -49,7 +49,7 @@ from solvers.make_instances import (
 )
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import check_report_folder, write_report
-from solvers.search.registry import Search, all_options, search_named, searches, takers
+from solvers.search.registry import Search, all_options, informed_names, search_named, searches, takers
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import solve
 from solvers.wording import count
@@ -93,7 +93,8 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     parser.add_argument(
         "--heuristic",
         default="linear-conflict",
-        help=f"heuristic for ida and astar: {accepted_forms()}, or pdb (with --pdb); e.g. "
+        help=f"heuristic for the informed searches ({', '.join(informed_names())}): {accepted_forms()}, or pdb "
+        "(with --pdb); e.g. "
         "max(pdb:FILE+reflect, walking-distance); default: linear-conflict",
     )
     parser.add_argument("--pdb", action="append", metavar="FILE", help="a PDB file from build-pdb (repeat to take the max)")

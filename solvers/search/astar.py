@@ -1,7 +1,8 @@
 """astar.py -- A* with a binary heap, duplicate detection and ties broken toward larger g.
 
-The open list is a binary min-heap of keys f * 2^16 + (2^16 - 1 - g), so among equal f the
-deepest node comes first. A node reached again by a shorter path gets its new g and parent
+The kernel orders nodes by a priority p = a * g + b * h with integer weights (a, b): A* is
+(1, 1); weighted A* (wastar.py) gives h more weight. The open list is a binary min-heap of
+keys p * 2^16 + (2^16 - 1 - g), so among equal priorities the deepest node comes first. A node reached again by a shorter path gets its new g and parent
 and a fresh heap entry (stale entries are skipped when popped); a closed node is reopened.
 With a consistent heuristic (the baseline ones) that never happens; PDB heuristics take the
 minimum over the blank's positions and are only admissible, and reopening keeps the first
@@ -81,8 +82,9 @@ def _heap_pop(keys, nodes, size):
 
 
 @kernel
-def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, layout):
-    """A* from `start`; stores at most `max_nodes` nodes; setting stop[0] (from another thread)
+def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, layout, weights):
+    """Best-first search on a * g + b * h, (a, b) = `weights`, from `start`; stores at most
+    `max_nodes` nodes; setting stop[0] (from another thread)
     ends it within STOP_CHECK_INTERVAL expansions. With `bpmx`, a node's children are
     evaluated before any is stored: the node's h is raised to the largest child h - 1, and every
     child's h to at least the node's (raised) h - 1 (bidirectional pathmax, one level).
@@ -92,6 +94,7 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, la
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored, bpmx_raises).
     """
     bits, per_word, words = layout
+    g_weight, h_weight = weights
     capacity = INITIAL_CAPACITY
     codes = np.empty((capacity, words), dtype=np.uint64)
     g = np.empty(capacity, dtype=np.int64)
@@ -133,7 +136,7 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, la
         if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
             return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
         evaluated = h_start(leaves, board, position, scratch, 0)
-        node_h = evaluated if node == 0 else (key >> G_BITS) - node_g
+        node_h = evaluated if node == 0 else ((key >> G_BITS) - g_weight * node_g) // h_weight
         for direction in range(N_DIRECTIONS):
             child_h[direction] = -1  # no child that way
             if parent[node] != NO_PARENT and direction == move[node] ^ 1:
@@ -180,7 +183,8 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, la
             if heap_size == heap_keys.shape[0]:
                 heap_keys = grown(heap_keys, 2 * heap_size)
                 heap_nodes = grown(heap_nodes, 2 * heap_size)
-            _heap_push(heap_keys, heap_nodes, heap_size, ((child_g + h) << G_BITS) | (G_MASK - child_g), child)
+            priority = g_weight * child_g + h_weight * h
+            _heap_push(heap_keys, heap_nodes, heap_size, (priority << G_BITS) | (G_MASK - child_g), child)
             heap_size += 1
     return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises
 
@@ -201,26 +205,34 @@ def astar(
     `bpmx` applies one level of bidirectional pathmax at each expansion (None: where the
     heuristic may be inconsistent, as for IDA*); the result counts the raised parents.
     """
+    return best_first(puzzle, start, heuristic, "astar", (1, 1), node_limit=node_limit, bpmx=bpmx)
+
+
+def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, weights: tuple[int, int], *,
+               node_limit: int | None = None, bpmx: bool | None = None) -> SearchResult:
+    """The kernel's search on the priority a * g + b * h, (a, b) = `weights` (positive
+    integers), reported as `algorithm`; limits and BPMX as for `astar`. The solution is
+    reported optimal only for a == b with an admissible heuristic."""
     max_nodes = DEFAULT_MAX_NODES if node_limit is None else node_limit
-    check_node_memory(puzzle, max_nodes, BYTES_PER_NODE, "A*")
+    check_node_memory(puzzle, max_nodes, BYTES_PER_NODE, algorithm)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
-        return unsolvable_result("astar", heuristic.name)
+        return unsolvable_result(algorithm, heuristic.name)
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
     applies_bpmx = uses_bpmx(heuristic, bpmx)
     kernel = heuristic.kernel(_astar)
     fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx,
-             packing(puzzle))
+             packing(puzzle), (np.int64(weights[0]), np.int64(weights[1])))
     kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
     initial_h = heuristic(board)
     began = time.perf_counter()
     outcome, moves, expanded, generated, stored, raises = interruptible(kernel, (board, max_nodes, *fixed), stop)
     result = search_result(
-        "astar",
+        algorithm,
         heuristic.name,
         moves_to_text(moves) if outcome == FOUND else None,
-        optimal=heuristic.admissible,
+        optimal=heuristic.admissible and weights[0] == weights[1],
         nodes_expanded=expanded,
         nodes_generated=generated,
         seconds=time.perf_counter() - began,
@@ -231,9 +243,12 @@ def astar(
     return verified(puzzle, start, result)
 
 
+def bpmx_setting(heuristic: Heuristic, options: dict) -> dict:
+    """The batch setting of a best-first search: whether it applied BPMX."""
+    return {"bpmx": "yes" if uses_bpmx(heuristic, options["bpmx"]) else "no"}
+
+
 register(Search(
     "astar", "A*: best first on f = g + h with duplicate detection; optimal with an admissible heuristic", astar,
-    informed=True, options=(BPMX, NODE_LIMIT), setting_fields=("bpmx",),
-    settings=lambda heuristic, options: {"bpmx": "yes" if uses_bpmx(heuristic, options["bpmx"]) else "no"},
-    stores_states=True,
+    informed=True, options=(BPMX, NODE_LIMIT), setting_fields=("bpmx",), settings=bpmx_setting, stores_states=True,
 ))
