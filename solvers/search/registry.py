@@ -1,7 +1,7 @@
 """registry.py -- every search of tilepdb as data: its name, its function, its options, its batch settings.
 
-A search is one module that ends with one call of `register(Search(...))`, and one line in
-SEARCH_MODULES below. Everything else is derived from the registry: `solve` (solvers/solve.py)
+A search is one module that ends with its call of `register(Search(...))` (the uninformed
+baselines share one), and one line in SEARCH_MODULES below. Everything else is derived from the registry: `solve` (solvers/solve.py)
 looks the search up and passes it the options it takes, refusing those it does not; the
 commands' option parsers and their help add every option that some search takes
 (solvers/cli.py); a batch row records each search's settings (solvers/batch.py) in the
@@ -26,6 +26,7 @@ from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
 SEARCH_MODULES = (
     "solvers.search.ida",
     "solvers.search.astar",
+    "solvers.search.wastar",
     "solvers.search.uninformed",
 )
 
@@ -34,8 +35,8 @@ SEARCH_MODULES = (
 class Option:
     """One keyword option of some searches.
 
-    `kind` tells a front end how to read it: "count" (a positive integer), "seconds" (a
-    positive number), "choice" (one of `choices`), "switch" (given or not), "tristate" (auto,
+    `kind` tells a front end how to read it: "count" (a positive integer), "seconds" or
+    "number" (a positive number), "choice" (one of `choices`), "switch" (given or not), "tristate" (auto,
     on or off: None, True or False) or "object" (the Python API only). `default` is the value a search gets when the option is not given.
     `refusal` begins the one-line error for a search that does not take it ("BPMX applies",
     completed by " to ida and astar only, not to bfs"). `flag` is its command-line name.

@@ -1,0 +1,44 @@
+"""wastar.py -- weighted A* (Pohl 1970): best first on f = g + W * h, a solution at most W times the shortest.
+
+With an admissible heuristic and W >= 1, the first goal taken from the open list is at most
+W times longer than the shortest solution: every node that the search orders before it has
+g + W * h no larger than W times the optimum. A larger W expands fewer nodes and finds longer
+solutions; W = 1 is A*. The kernel is A*'s (astar.py) with the priority weights (D, round(W * D))
+for a fixed denominator D, so the weight is honoured to 1/D.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.heuristics import Heuristic
+from solvers.puzzle import Puzzle
+from solvers.search.astar import best_first, bpmx_setting
+from solvers.search.registry import BPMX, NODE_LIMIT, Option, Search, register
+from solvers.search.result import SearchResult
+
+WEIGHT_DENOMINATOR = 1000
+MAX_WEIGHT = 1000.0  # the priority must fit in the heap key beside g
+DEFAULT_WEIGHT = 2.0
+WEIGHT = Option("weight", "number", f"weighted searches' weight W on h (default {DEFAULT_WEIGHT:g}): a solution of "
+                "at most W times the shortest length", "a weight applies", DEFAULT_WEIGHT)
+
+
+def weighted_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, weight: float = DEFAULT_WEIGHT,
+                   node_limit: int | None = None, bpmx: bool | None = None) -> SearchResult:
+    """A solution from `start` of at most `weight` times the shortest length (with an admissible
+    heuristic), by weighted A*, replayed and checked; limits and BPMX as for A* (astar.py).
+    The result is marked optimal only for weight 1."""
+    if not 1.0 <= weight <= MAX_WEIGHT:
+        raise InputError(f"the weight must lie in 1..{MAX_WEIGHT:g}, not {weight:g}")
+    weights = (WEIGHT_DENOMINATOR, round(weight * WEIGHT_DENOMINATOR))
+    return best_first(puzzle, start, heuristic, "wastar", weights, node_limit=node_limit, bpmx=bpmx)
+
+
+register(Search(
+    "wastar", "weighted A*: best first on g + W * h; a solution at most W times the shortest", weighted_astar,
+    informed=True, options=(WEIGHT, BPMX, NODE_LIMIT), setting_fields=("weight", "bpmx"),
+    settings=lambda heuristic, options: {"weight": f"{options['weight']:g}", **bpmx_setting(heuristic, options)},
+    stores_states=True,
+))
