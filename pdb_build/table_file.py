@@ -25,11 +25,9 @@ tables differ from the verified ones.
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
 import os
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from pdb_build.pages import table_memory
+from solvers.atomic import atomic_target
 
 try:
     import fcntl
@@ -175,37 +174,50 @@ def _file_size(header: dict) -> int:
 
 def _write(candidate: Path, header: dict, fill: Callable[[list[np.ndarray]], None]) -> None:
     """Write the table file `candidate` (its lock held): the tables (filled and checked by `fill`)
-    into a temporary file of a unique name, then the header, then the rename; read-only once
+    into a temporary file (solvers/atomic.py), then the header, then the rename; read-only once
     complete. Raises _Unwritable where the file cannot be written; what `fill` raises propagates,
     and the temporary file is removed either way."""
     encoded = MAGIC + json.dumps(header).encode()
     if len(encoded) >= HEADER_BYTES:
         raise _Unwritable("the header of the table file is too large")
     total = _file_size(header)
-    for abandoned in candidate.parent.glob(f".{glob.escape(candidate.name)}.*.tmp"):  # by killed writers:
-        abandoned.unlink(missing_ok=True)  # a writer holds the lock until its file is renamed
-    temporary = candidate.with_name(f".{candidate.name}.{uuid.uuid4().hex}.tmp")
+    filled = False
     try:
-        try:
-            with temporary.open("xb") as handle:
-                if hasattr(os, "posix_fallocate"):  # the space taken now: a full disk is an error here,
-                    os.posix_fallocate(handle.fileno(), 0, total)  # not a SIGBUS while the map is written
-                else:
-                    handle.truncate(total)
-            writable = np.memmap(temporary, dtype=np.uint8, mode="r+", shape=(total,))
-        except OSError as error:
-            raise _Unwritable(str(error)) from error
-        fill([writable[start: start + size] for start, size in zip(header["offsets"], header["sizes"])])
-        try:
-            writable.flush()
-            del writable
-            with temporary.open("r+b") as handle:
-                handle.write(encoded + b" " * (HEADER_BYTES - len(encoded) - 1) + b"\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            temporary.chmod(0o444)
-            os.replace(temporary, candidate)
-        except OSError as error:
-            raise _Unwritable(str(error)) from error
-    finally:
-        temporary.unlink(missing_ok=True)
+        with atomic_target(candidate) as temporary:
+            _write_tables(temporary, total, header, fill)
+            filled = True
+            _write_header(temporary, encoded)
+    except OSError as error:  # the rename; an OSError of `fill` is its own
+        if not filled:
+            raise
+        raise _Unwritable(str(error)) from error
+
+
+def _write_tables(temporary: Path, total: int, header: dict, fill: Callable[[list[np.ndarray]], None]) -> None:
+    """Allocate `temporary` (`total` bytes) and let `fill` write the tables through a map of it."""
+    try:
+        with temporary.open("xb") as handle:
+            if hasattr(os, "posix_fallocate"):  # the space taken now: a full disk is an error here,
+                os.posix_fallocate(handle.fileno(), 0, total)  # not a SIGBUS while the map is written
+            else:
+                handle.truncate(total)
+        writable = np.memmap(temporary, dtype=np.uint8, mode="r+", shape=(total,))
+    except OSError as error:
+        raise _Unwritable(str(error)) from error
+    fill([writable[start: start + size] for start, size in zip(header["offsets"], header["sizes"])])
+    try:
+        writable.flush()
+    except OSError as error:
+        raise _Unwritable(str(error)) from error
+
+
+def _write_header(temporary: Path, encoded: bytes) -> None:
+    """Write the header into the first HEADER_BYTES of `temporary`, to disk, and make it read-only."""
+    try:
+        with temporary.open("r+b") as handle:
+            handle.write(encoded + b" " * (HEADER_BYTES - len(encoded) - 1) + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        temporary.chmod(0o444)
+    except OSError as error:
+        raise _Unwritable(str(error)) from error

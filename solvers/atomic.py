@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import glob
 import os
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,12 +18,14 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside `path` to write; on success it is renamed to `path`.
 
     On any exception (KeyboardInterrupt included) the temporary file is removed and `path`
-    is left as it was. The parent folder is created if needed.
+    is left as it was. The parent folder is created if needed. The temporary name holds this
+    process's id, so that files left by killed writers can be found, and a unique suffix, so
+    that writers in several threads never share one.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_abandoned(path)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex}.tmp")
     try:
         yield temporary
         interrupts.raise_if_requested()  # an interrupt swallowed while writing must not commit
@@ -35,7 +38,7 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
 def _remove_abandoned(path: Path) -> None:
     """Remove temporary files of `path` left by writers that were killed (their process is gone)."""
     for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        pid = stale.name[len(path.name) + 2 : -len(".tmp")]
+        pid = stale.name[len(path.name) + 2 : -len(".tmp")].partition("-")[0]
         if pid.isdigit() and not _running(int(pid)):
             stale.unlink(missing_ok=True)
 
