@@ -125,20 +125,17 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read {path} to resume it: {error}") from None
     header = text.split("\n", 1)[0].split(",")
-    if text and header != ROW_FIELDS:
-        if FIRST_SETTINGS_FIELD <= len(header) < len(ROW_FIELDS) and header == ROW_FIELDS[: len(header)]:
-            missing = ROW_FIELDS[len(header):]
-            raise InputError(f"{path} was written by an older solve-batch, without the {', '.join(missing)} of its "
-                             "rows; choose another --out (or move the file away) to start afresh")
-        raise InputError(f"{path} exists and is not a solve-batch results file; choose another --out")
+    if text:
+        _check_header(path, header, settings)
     if not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
     by_id = {i.number: i for i in instances}
     kept: dict[int, dict] = {}
     others: dict[int, dict] = {}
     for row in csv.DictReader(text.splitlines()):
-        if None in row.values() or set(row) != set(ROW_FIELDS):  # a short or long line
+        if None in row.values() or set(row) != set(header):  # a short or long line
             continue
+        row = {field: row.get(field, "") for field in ROW_FIELDS}  # a column added since: empty
         try:
             number = int(row["id"])
             if number in kept or number in others:
@@ -158,6 +155,21 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
         except (ValueError, SolutionError, PuzzleError):  # a number that is not one, moves that do not solve
             continue
     return kept, others
+
+
+def _check_header(path: Path, header: list[str], settings: dict) -> None:
+    """Accept the header of a results file whose columns are ROW_FIELDS in order, but for
+    settings of other searches than this run's (registered after the file was written: their
+    columns are empty in its rows); refuse any other with a one-line InputError, naming what
+    an older file lacks."""
+    if header == ROW_FIELDS:
+        return
+    if header != [f for f in ROW_FIELDS if f in header] or ROW_FIELDS[FIRST_SETTINGS_FIELD] not in header:
+        raise InputError(f"{path} exists and is not a solve-batch results file; choose another --out")
+    needed = [f for f in ROW_FIELDS if f not in header and not (f in SETTINGS_FIELDS and settings[f] == "")]
+    if needed:
+        raise InputError(f"{path} was written by an older solve-batch, without the {', '.join(needed)} of its "
+                         "rows; choose another --out (or move the file away) to start afresh")
 
 
 class _OtherSettings(Exception):

@@ -197,10 +197,27 @@ def test_prune_and_full_last_iteration_reach_every_row_and_order_independent_cou
 def test_a_file_of_an_older_solve_batch_is_refused_naming_what_it_lacks(instance_file, tmp_path):
     puzzle, instances = load_instances(instance_file)
     out = tmp_path / "old.csv"
-    out.write_text(",".join(ROW_FIELDS[:-5]) + "\n")
+    out.write_text(",".join(ROW_FIELDS[: ROW_FIELDS.index("tables") + 1]) + "\n")  # before the search settings
     with pytest.raises(InputError, match="older solve-batch, without the prune, full_last_iteration, bpmx, bpmx_raises, "
                                          "bpmx_cutoffs of its rows"):
         solve_batch(puzzle, instances, baseline(puzzle, "manhattan"), out)
+
+
+def test_a_file_written_before_another_search_registered_its_settings_resumes(instance_file, tmp_path):
+    """A search added later brings a setting column (weight); a file of rows without it still
+    resumes a run of a search that does not record it, and is rewritten with every column."""
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "before.csv"
+    solve_batch(puzzle, instances[:2], baseline(puzzle, "manhattan"), out)
+    rows = list(csv.DictReader(out.open()))
+    older = [f for f in ROW_FIELDS if f != "weight"]
+    with out.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=older, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    summary = solve_batch(puzzle, instances[:3], baseline(puzzle, "manhattan"), out)
+    assert summary.n_resumed == 2 and summary.n_solved == 3
+    assert list(csv.DictReader(out.open()))[0].keys() == set(ROW_FIELDS)
 
 
 def test_batches_in_two_threads_of_one_process_keep_their_own_heuristics(instance_file, tmp_path):

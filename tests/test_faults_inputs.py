@@ -29,6 +29,7 @@ from solvers.cli import solve_batch_main, solve_puzzle_main
 from solvers.errors import InputError
 from solvers.heuristics import ALIASES, NAMED, from_spec
 from solvers.puzzle import Puzzle, PuzzleError, load_puzzle, parse_board, parse_tiles
+from solvers.search.registry import search_named
 from tests.faults_support import (
     FUZZ,
     assert_one_line_error,
@@ -284,7 +285,10 @@ def test_solve_puzzle_numeric_options(work, option, text, algorithm):
         # the sizes a user may reasonably give; the extremes have tests of their own below
         assume(convert(text) < {"--node-limit": 2**63, "--depth-limit": 10**4, "--time-limit": 1e6}[option])
     status, out, err = call(solve_puzzle_main, ["1 2 3 4 5 6 0 7 8", "--algorithm", algorithm, f"{option}={text}"])
-    if expected_positive(text, convert):
+    if expected_positive(text, convert) and not search_named(algorithm).takes(option[2:].replace("-", "_")):
+        assert_one_line_error(status, out, err, "solve-puzzle")  # the option of another search
+        assert f"only, not to {algorithm}" in err
+    elif expected_positive(text, convert):
         assert status in (0, 3) and "Traceback" not in err and err == "", (status, err)
         if status == 0 and algorithm != "dfs":
             assert "length     2" in out

@@ -22,11 +22,11 @@ from solvers.puzzle import Puzzle
 from solvers.search.depth_first import (
     EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, is_goal, uses_bpmx,
 )
-from solvers.search.interrupt import interruptible
+from solvers.search.interrupt import timed
 from solvers.search.node_store import (
     EMPTY, NO_PARENT, check_node_memory, find, grown, grown_store, insert, new_index, pack, packing, path_moves, unpack,
 )
-from solvers.search.registry import BPMX, NODE_LIMIT, Search, register
+from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import (
     checked_start,
     SearchResult,
@@ -195,21 +195,25 @@ def astar(
     heuristic: Heuristic,
     *,
     node_limit: int | None = None,
+    time_limit: float | None = None,
     bpmx: bool | None = None,
 ) -> SearchResult:
     """Shortest solution from `start` by A* with `heuristic`, replayed and checked.
 
     A* stores every node it reaches (packed, node_store.py: any board up to 8x8), and gives
-    up (status GAVE_UP) once `node_limit` nodes are stored (default DEFAULT_MAX_NODES); a limit
-    whose nodes would not fit in the memory available is refused before the search.
+    up (status GAVE_UP) once `node_limit` nodes are stored (default DEFAULT_MAX_NODES) or
+    `time_limit` seconds have passed; a limit whose nodes would not fit in the memory
+    available is refused before the search.
     `bpmx` applies one level of bidirectional pathmax at each expansion (None: where the
     heuristic may be inconsistent, as for IDA*); the result counts the raised parents.
     """
-    return best_first(puzzle, start, heuristic, "astar", (1, 1), node_limit=node_limit, bpmx=bpmx)
+    return best_first(puzzle, start, heuristic, "astar", (1, 1), node_limit=node_limit, time_limit=time_limit,
+                      bpmx=bpmx)
 
 
 def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, weights: tuple[int, int], *,
-               node_limit: int | None = None, bpmx: bool | None = None) -> SearchResult:
+               node_limit: int | None = None, time_limit: float | None = None,
+               bpmx: bool | None = None) -> SearchResult:
     """The kernel's search on the priority a * g + b * h, (a, b) = `weights` (positive
     integers), reported as `algorithm`; limits and BPMX as for `astar`. The solution is
     reported optimal only for a == b with an admissible heuristic."""
@@ -227,7 +231,8 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
     initial_h = heuristic(board)
     began = time.perf_counter()
-    outcome, moves, expanded, generated, stored, raises = interruptible(kernel, (board, max_nodes, *fixed), stop)
+    (outcome, moves, expanded, generated, stored, raises), late = timed(kernel, (board, max_nodes, *fixed), stop,
+                                                                       time_limit)
     result = search_result(
         algorithm,
         heuristic.name,
@@ -237,7 +242,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
         nodes_generated=generated,
         seconds=time.perf_counter() - began,
         initial_h=initial_h,
-        reason=f"node limit of {max_nodes:,} stored nodes reached",
+        reason=f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} stored nodes reached",
         bpmx=(applies_bpmx, raises, 0),
     )
     return verified(puzzle, start, result)
@@ -250,5 +255,5 @@ def bpmx_setting(heuristic: Heuristic, options: dict) -> dict:
 
 register(Search(
     "astar", "A*: best first on f = g + h with duplicate detection; optimal with an admissible heuristic", astar,
-    informed=True, options=(BPMX, NODE_LIMIT), setting_fields=("bpmx",), settings=bpmx_setting, stores_states=True,
+    informed=True, options=(BPMX, NODE_LIMIT, TIME_LIMIT), setting_fields=("bpmx",), settings=bpmx_setting, stores_states=True,
 ))

@@ -17,7 +17,6 @@ solution. (Completing the pass inside the kernel would cost every search a few p
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import NamedTuple
 
@@ -28,14 +27,13 @@ from solvers.heuristics.dispatch import h_child_at_least, h_start
 from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
-from solvers.search.interrupt import interruptible
+from solvers.search.interrupt import interruptible, start_timer
 from solvers.search.move_pruning import PRUNED, automaton
 from solvers.search.result import Iteration, SearchResult, moves_to_text, search_result
 
 EXHAUSTED, FOUND, LIMIT_REACHED = 0, 1, 2
 NO_BOUND = np.iinfo(np.int64).max
 STOP_CHECK_INTERVAL = 1 << 16
-MAX_TIMER = 1e9  # seconds; a longer time limit is no limit (and would overflow the timer)
 N_DIRECTIONS = 4
 
 
@@ -254,23 +252,6 @@ def _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options, goa
         start.copy(), bound, node_limit, puzzle.neighbours, goal, heuristic.leaves, heuristic.n_columns, moves, stop,
         options.transitions, options.root_state, bpmx_flag(options.bpmx))
     return (outcome, moves[:length], *counters)
-
-
-def start_timer(stop: np.ndarray, time_limit: float | None, then=None) -> threading.Timer | None:
-    """A started timer that sets stop[0] after `time_limit` seconds (None for no limit) and then
-    calls `then()` if given; cancel it when done."""
-    if time_limit is None or time_limit >= MAX_TIMER:
-        return None
-
-    def expire():
-        stop.fill(1)
-        if then is not None:
-            then()
-
-    timer = threading.Timer(time_limit, expire)
-    timer.daemon = True
-    timer.start()
-    return timer
 
 
 def deepening_search(

@@ -33,10 +33,10 @@ from solvers.search.depth_first import (
     NO_BOUND,
     PassOptions,
     run_pass,
-    start_timer,
     uses_bpmx,
     warmed_up_pass,
 )
+from solvers.search.interrupt import start_timer
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNED, automaton, tree_counts
 from solvers.search.result import (
     checked_start,

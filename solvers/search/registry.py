@@ -161,8 +161,12 @@ def checked_options(search: Search, given: dict) -> dict:
         if name not in options:
             raise TypeError(f"unknown search option {name!r}")
         if not search.takes(name):
-            raise InputError(f"{options[name].refusal} to {' and '.join(takers(name))} only, not to {search.name}")
+            raise InputError(f"{options[name].refusal} to {_listed(takers(name))} only, not to {search.name}")
     return given
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def setting_fields() -> list[str]:

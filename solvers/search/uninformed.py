@@ -18,7 +18,7 @@ from solvers.puzzle import Puzzle
 from solvers.search.depth_first import (
     EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, deepening_search,
 )
-from solvers.search.interrupt import interruptible
+from solvers.search.interrupt import timed
 from solvers.search.node_store import (
     EMPTY, NO_PARENT, check_node_memory, find, grown_store, insert, new_index, pack, packing, path_moves, same_code,
     unpack,
@@ -100,12 +100,13 @@ def _bfs(start, goal, max_nodes, neighbours, stop, layout):
     return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
 
 
-def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | None = None) -> SearchResult:
+def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | None = None,
+        time_limit: float | None = None) -> SearchResult:
     """Shortest solution by breadth-first search with duplicate detection, replayed and checked.
 
     Any board up to 8x8; gives up (GAVE_UP) once `node_limit` states are stored (default
-    DEFAULT_BFS_MAX_NODES), and a limit whose states would not fit in the memory available is
-    refused first. `heuristic` is not used (the registry passes None).
+    DEFAULT_BFS_MAX_NODES) or after `time_limit` seconds, and a limit whose states would not fit
+    in the memory available is refused first. `heuristic` is not used (the registry passes None).
     """
     max_nodes = DEFAULT_BFS_MAX_NODES if node_limit is None else node_limit
     check_node_memory(puzzle, max_nodes, BFS_BYTES_PER_NODE, "BFS")
@@ -116,8 +117,9 @@ def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | 
     layout = packing(puzzle)
     _bfs(puzzle.goal.copy(), puzzle.goal, 1, puzzle.neighbours, stop, layout)  # compile (or load) before the clock
     began = time.perf_counter()
-    outcome, moves, expanded, generated, _ = interruptible(
-        _bfs, (np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours, stop, layout), stop
+    (outcome, moves, expanded, generated, _), late = timed(
+        _bfs, (np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours, stop, layout), stop,
+        time_limit,
     )
     result = search_result(
         "bfs",
@@ -128,7 +130,7 @@ def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | 
         nodes_generated=generated,
         seconds=time.perf_counter() - began,
         initial_h=0,
-        reason=f"node limit of {max_nodes:,} stored states reached",
+        reason=f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} stored states reached",
     )
     return verified(puzzle, start, result)
 
@@ -176,7 +178,7 @@ def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) 
 DEPTH_LIMIT = Option("depth_limit", "count", f"deepest solution dfs looks for (default: {DEFAULT_DEPTH_LIMIT})",
                      "a depth limit applies", DEFAULT_DEPTH_LIMIT)
 register(Search("bfs", "breadth-first search with duplicate detection (optimal; stores every state)", bfs,
-                informed=False, options=(NODE_LIMIT,), stores_states=True))
+                informed=False, options=(NODE_LIMIT, TIME_LIMIT), stores_states=True))
 register(Search("dfs", "depth-first search to a depth limit (the first solution found, not the shortest)",
                 depth_limited_dfs, informed=False, options=(DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT)))
 register(Search("iddfs", "iterative-deepening depth-first search (optimal)", iddfs, informed=False,

@@ -15,7 +15,7 @@ from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.astar import best_first, bpmx_setting
-from solvers.search.registry import BPMX, NODE_LIMIT, Option, Search, register
+from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import SearchResult
 
 WEIGHT_DENOMINATOR = 1000
@@ -26,19 +26,21 @@ WEIGHT = Option("weight", "number", f"weighted searches' weight W on h (default 
 
 
 def weighted_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, weight: float = DEFAULT_WEIGHT,
-                   node_limit: int | None = None, bpmx: bool | None = None) -> SearchResult:
+                   node_limit: int | None = None, time_limit: float | None = None,
+                   bpmx: bool | None = None) -> SearchResult:
     """A solution from `start` of at most `weight` times the shortest length (with an admissible
     heuristic), by weighted A*, replayed and checked; limits and BPMX as for A* (astar.py).
     The result is marked optimal only for weight 1."""
     if not 1.0 <= weight <= MAX_WEIGHT:
         raise InputError(f"the weight must lie in 1..{MAX_WEIGHT:g}, not {weight:g}")
     weights = (WEIGHT_DENOMINATOR, round(weight * WEIGHT_DENOMINATOR))
-    return best_first(puzzle, start, heuristic, "wastar", weights, node_limit=node_limit, bpmx=bpmx)
+    return best_first(puzzle, start, heuristic, "wastar", weights, node_limit=node_limit, time_limit=time_limit,
+                      bpmx=bpmx)
 
 
 register(Search(
     "wastar", "weighted A*: best first on g + W * h; a solution at most W times the shortest", weighted_astar,
-    informed=True, options=(WEIGHT, BPMX, NODE_LIMIT), setting_fields=("weight", "bpmx"),
+    informed=True, options=(WEIGHT, BPMX, NODE_LIMIT, TIME_LIMIT), setting_fields=("weight", "bpmx"),
     settings=lambda heuristic, options: {"weight": f"{options['weight']:g}", **bpmx_setting(heuristic, options)},
     stores_states=True,
 ))
