@@ -101,7 +101,7 @@ def test_a_time_limit_bounds_an_8x8_puzzle():
 
 @pytest.mark.parametrize("algorithm", ["iddfs", "dfs"])
 def test_a_time_limit_ends_iddfs_and_dfs_too(algorithm):
-    """README: --time-limit S gives up after S seconds (ida, iddfs, dfs). Run in a process of its
+    """README: --time-limit S gives up after S seconds (every search). Run in a process of its
     own with a timeout, since an ignored limit means a long search."""
     argv = [sys.executable, "-m", "solvers.cli", HARD_8[0], "--algorithm", algorithm, "--time-limit", "0.2"]
     if algorithm == "dfs":
