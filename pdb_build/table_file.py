@@ -25,6 +25,7 @@ tables differ from the verified ones.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -181,6 +182,8 @@ def _write(candidate: Path, header: dict, fill: Callable[[list[np.ndarray]], Non
     if len(encoded) >= HEADER_BYTES:
         raise _Unwritable("the header of the table file is too large")
     total = _file_size(header)
+    for abandoned in candidate.parent.glob(f".{glob.escape(candidate.name)}.*.tmp"):  # by killed writers:
+        abandoned.unlink(missing_ok=True)  # a writer holds the lock until its file is renamed
     filled = False
     try:
         with atomic_target(candidate) as temporary:

@@ -177,11 +177,14 @@ class _OtherSettings(Exception):
 
 
 def _described(settings: dict) -> str:
+    """A run's settings in words: "ida + manhattan, prune fsm, full last iteration no, BPMX yes"."""
     tables = f" (tables {settings['tables']})" if settings["tables"] else ""
-    ida = f", prune {settings['prune']}, full last iteration {settings['full_last_iteration']}" \
-        if settings["prune"] else ""
-    bpmx = f", BPMX {settings['bpmx']}" if settings["bpmx"] else ""
-    return f"{settings['algorithm']} + {settings['heuristic']}{tables}{ida}{bpmx}"
+    searched = "".join(f", {_SETTING_WORDS.get(f, f.replace('_', ' '))} {settings[f]}"
+                       for f in SETTINGS_FIELDS[3:] if settings[f])
+    return f"{settings['algorithm']} + {settings['heuristic']}{tables}{searched}"
+
+
+_SETTING_WORDS = {"bpmx": "BPMX"}
 
 
 def solve_instance(puzzle: Puzzle, algorithm: str, heuristic: Heuristic, options: dict,
@@ -248,7 +251,11 @@ def solve_batch(
     `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them.
     """
-    options = checked_options(search_named(algorithm), given_options(options))
+    search = search_named(algorithm)
+    options = checked_options(search, given_options(search, options))
+    if "threads" in options or "executor" in options:
+        raise InputError("solve_batch spreads its instances over `jobs` workers or a cluster's (`client`); it takes "
+                         "no threads or executor of its own")
     try:
         return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, options, progress, report, client)
     except OSError as error:

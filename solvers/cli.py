@@ -157,7 +157,8 @@ def _solve_puzzle(args) -> int:
             given["threads"] = cluster_size(client)
         result = solve(puzzle, start, args.algorithm, heuristic, client=client, **given)
     kinds = {option.name: option.kind for option in search.options}
-    searched = {name: value for name, value in search.with_defaults(given).items() if kinds[name] in ("choice", "switch")}
+    searched = {name: value for name, value in search.with_defaults(given).items()
+                if kinds[name] in ("choice", "switch", "number")}  # how it searched; limits are in the result
     if args.json:
         record = {
             "board": puzzle.board,
@@ -177,7 +178,8 @@ def _solve_puzzle(args) -> int:
 def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     lines = [
         f"board      {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}",
-        f"algorithm  {result.algorithm}" + (f", heuristic {result.heuristic}" if result.heuristic != "zero" else ""),
+        f"algorithm  {result.algorithm}" + (f", heuristic {result.heuristic}" if result.heuristic != "zero" else "")
+        + (f", weight {searched['weight']:g}" if "weight" in searched else ""),
     ]
     if result.status == UNSOLVABLE:
         lines.append("unsolvable: the goal cannot be reached from this state (permutation parity)")
@@ -188,10 +190,10 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
         lines.append(f"length     {result.length}" + (" (optimal)" if result.optimal else " (not necessarily optimal)"))
         lines.append(f"moves      {result.moves or '(none: already the goal)'}")
     how = f" (move pruning {searched['prune']}{', last iteration completed' if searched['full_last_iteration'] else ''})" \
-        if searched else ""
+        if "prune" in searched else ""
     lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{how}")
     if result.bpmx:
-        cutoffs = f", {count(result.bpmx_cutoffs, 'parent')} cut off" if result.algorithm != "astar" else ""
+        cutoffs = f", {count(result.bpmx_cutoffs, 'parent')} cut off" if result.iterations else ""  # bounded passes
         lines.append(f"bpmx       {count(result.bpmx_raises, 'parent')} raised{cutoffs}")
     lines.append(f"time       {result.seconds:.3f} s")
     if show_boards and result.status == SOLVED:

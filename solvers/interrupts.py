@@ -7,8 +7,8 @@ had happened, possibly to write its output and exit 0. So the handler also recor
 an interrupt that was swallowed is delivered again a moment later, and commit points (the rename
 of an atomic output, the end of a command) ask for the record before they go ahead.
 
-The record is the one piece of process-wide state in the library, because signal dispositions
-are process-wide: it says only that this process was asked to stop.
+The record is process-wide state, as signal dispositions are: it says only that this process
+was asked to stop.
 """
 
 from __future__ import annotations
@@ -23,16 +23,14 @@ REDELIVERY_DELAY = 0.05  # seconds: long enough for the callback that swallowed 
 
 
 def install() -> None:
-    """Handle SIGINT and SIGTERM as a recorded KeyboardInterrupt from now on (main thread only)."""
+    """Handle SIGINT and SIGTERM as a recorded KeyboardInterrupt from now on (main thread only).
+    A SIGINT that the process was started to ignore (a background job of a shell script) stays
+    ignored."""
     _requested.clear()
-    signal.signal(signal.SIGINT, _interrupt)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
     sys.unraisablehook = _redeliver_swallowed
-
-
-def requested() -> bool:
-    """Whether this process has been asked to stop since `install`."""
-    return _requested.is_set()
 
 
 def raise_if_requested() -> None:

@@ -7,7 +7,7 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic, from_spec
 from solvers.puzzle import Puzzle
-from solvers.search.registry import checked_options, given_options, search_named
+from solvers.search.registry import checked_options, given_options, search_named, takers
 from solvers.search.result import SearchResult, checked_start
 
 MAX_NODE_LIMIT = (1 << 62) - 1
@@ -28,18 +28,21 @@ def solve(
     `heuristic` (a spec such as "manhattan" or "pdb:FILE+reflect", see solvers/heuristics/spec.py, or
     a Heuristic) is used by the informed searches only. `options` are the search's own
     (node_limit, time_limit, prune, bpmx, threads, ...: each search's registration lists
-    them); one set to None, or a switch set to False, counts as not given, and one the search
-    does not take is refused with a one-line InputError. A Dask `client` (solvers/distributed.py) runs IDA*'s subtrees on the
+    them); one set to None counts as not given, and one the search does not take is refused
+    with a one-line InputError unless it asks for nothing (a switch off, `threads=1`). A Dask `client` (solvers/distributed.py) runs IDA*'s subtrees on the
     cluster's workers, `threads` of them at a time.
     """
     search = search_named(algorithm)
-    given = given_options(options)
+    given = checked_options(search, given_options(search, options))
+    _check_limits(given)
     if client is not None:
+        if not search.takes("executor"):
+            raise InputError(f"a Dask cluster splits the search of {', '.join(takers('executor'))} only, not of {algorithm}")
+        if "executor" in given:
+            raise InputError("give a Dask client or an executor, not both")
         from solvers.distributed import ClusterExecutor  # the Dask extra, only when a cluster is used
 
         given["executor"] = ClusterExecutor(client)
-    checked_options(search, given)
-    _check_limits(given)
     if isinstance(heuristic, str):
         heuristic = from_spec(puzzle, heuristic)
     start = checked_start(puzzle, start, heuristic if search.informed else None)

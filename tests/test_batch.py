@@ -12,6 +12,8 @@ from solvers.batch import ROW_FIELDS, solve_batch
 from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.instances import load_instances, select_instances
+from solvers.search import ida
+from solvers.search.parallel_ida import parallel_ida_star
 from tests.conftest import distances
 
 GOAL = tuple(range(9))
@@ -119,10 +121,18 @@ def test_only_selects_instances_by_number_and_refuses_bad_selections(instance_fi
             select_instances(instances, bad)
 
 
-def test_a_single_instance_left_is_split_over_the_jobs(instance_file, tmp_path):
+def test_a_single_instance_left_is_split_over_the_jobs(instance_file, tmp_path, monkeypatch):
     puzzle, instances = load_instances(instance_file)
     hardest = max(instances, key=lambda i: i.optimal)
+    splits = []
+
+    def counted(*args, **kwargs):
+        splits.append(kwargs["threads"])
+        return parallel_ida_star(*args, **kwargs)
+
+    monkeypatch.setattr(ida, "parallel_ida_star", counted)
     summary = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "one.csv", jobs=2)
+    assert splits == [2]
     row = _rows(tmp_path / "one.csv")[0]
     assert summary.n_solved == 1 and row["length"] == row["known_length"] == str(hardest.optimal)
     sequential = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "seq.csv", jobs=1)
@@ -218,6 +228,21 @@ def test_a_file_written_before_another_search_registered_its_settings_resumes(in
     summary = solve_batch(puzzle, instances[:3], baseline(puzzle, "manhattan"), out)
     assert summary.n_resumed == 2 and summary.n_solved == 3
     assert list(csv.DictReader(out.open()))[0].keys() == set(ROW_FIELDS)
+
+
+def test_a_resumed_file_of_another_weight_is_refused_naming_it(instance_file, tmp_path):
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "weighted.csv"
+    solve_batch(puzzle, instances[:2], "manhattan", out, algorithm="wastar", weight=1.5)
+    with pytest.raises(InputError, match="solved with wastar \\+ manhattan, BPMX no, weight 1.5, not with wastar "
+                                         "\\+ manhattan, BPMX no, weight 2;"):
+        solve_batch(puzzle, instances[:3], "manhattan", out, algorithm="wastar", weight=2.0)
+
+
+def test_a_batch_takes_no_threads_of_its_own(instance_file, tmp_path):
+    puzzle, instances = load_instances(instance_file)
+    with pytest.raises(InputError, match="takes no threads or executor of its own"):
+        solve_batch(puzzle, instances[:2], "manhattan", tmp_path / "threads.csv", threads=2)
 
 
 def test_batches_in_two_threads_of_one_process_keep_their_own_heuristics(instance_file, tmp_path):

@@ -4,6 +4,7 @@ only be printed as "ignored") still stops the command: no output is committed, t
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -40,11 +41,14 @@ PROGRAM = textwrap.dedent("""
 """)
 
 
-def run(tmp_path: Path, mode: str) -> tuple[subprocess.CompletedProcess, float]:
+def run(tmp_path: Path, mode: str, ignoring: bool = False) -> tuple[subprocess.CompletedProcess, float]:
+    """The program in a process of its own (started with SIGINT ignored if `ignoring`, as a
+    shell starts a background job), its status and how long it ran."""
     target = tmp_path / "out.txt"
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-c", PROGRAM, str(target), mode], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN if ignoring else signal.SIG_DFL))
     return done, time.monotonic() - started
 
 
@@ -66,3 +70,9 @@ def test_a_swallowed_interrupt_at_the_end_still_counts(tmp_path):
     done, _ = run(tmp_path, "return")
     assert done.returncode == 130, done.stderr
     assert done.stderr == "probe: interrupted; no file was written\n"
+
+
+def test_a_command_started_to_ignore_interrupts_keeps_ignoring_them(tmp_path):
+    done, _ = run(tmp_path, "commit", ignoring=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.txt").read_text() == "output"

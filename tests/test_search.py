@@ -157,3 +157,20 @@ def test_unknown_algorithm():
     puzzle = Puzzle(3, 3)
     with pytest.raises(InputError, match="unknown algorithm"):
         solve(puzzle, puzzle.goal.copy(), "dijkstra")
+
+
+def test_the_default_node_limit_shrinks_to_the_memory_available(monkeypatch):
+    """With little memory free, A* and BFS store fewer nodes than their defaults instead of
+    refusing to start; an explicit limit beyond it is still refused."""
+    from pdb_build import bfs
+    from solvers.search import node_store
+
+    monkeypatch.setattr(node_store, "available_memory", lambda: 50 * 2**20)
+    monkeypatch.setattr(bfs, "available_memory", lambda: 50 * 2**20)
+    puzzle = Puzzle(3, 3)
+    start = puzzle.state("8 6 7 2 5 4 3 0 1")
+    assert solve(puzzle, start, "astar", "manhattan").length == 31
+    result = solve(puzzle, start, "bfs")
+    assert result.status == SOLVED and result.length == 31
+    with pytest.raises(InputError, match="of memory but only"):
+        solve(puzzle, start, "astar", "manhattan", node_limit=10_000_000)

@@ -20,11 +20,12 @@ from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import (
-    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, is_goal, uses_bpmx,
+    EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, bpmx_setting, is_goal, uses_bpmx,
 )
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, NO_PARENT, check_node_memory, find, grown, grown_store, insert, new_index, pack, packing, path_moves, unpack,
+    EMPTY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
+    unpack,
 )
 from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import (
@@ -36,7 +37,7 @@ from solvers.search.result import (
     verified,
 )
 
-G_BITS = 16
+G_BITS = 24  # g in the low bits of a heap key, the priority above: both fit for every board up to 8x8
 G_MASK = (1 << G_BITS) - 1
 DEFAULT_MAX_NODES = 10_000_000
 INITIAL_CAPACITY = 1 << 12
@@ -159,6 +160,8 @@ def _astar(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, la
             h = max(child_h[direction], node_h - 1) if bpmx else child_h[direction]
             generated += 1
             child_g = node_g + 1
+            if child_g >= G_MASK:  # a path longer than the key holds: never the one sought
+                continue
             child, slot = find(index, codes, child_codes, direction)
             if child != EMPTY:
                 if child_g >= g[child]:
@@ -201,9 +204,9 @@ def astar(
     """Shortest solution from `start` by A* with `heuristic`, replayed and checked.
 
     A* stores every node it reaches (packed, node_store.py: any board up to 8x8), and gives
-    up (status GAVE_UP) once `node_limit` nodes are stored (default DEFAULT_MAX_NODES) or
-    `time_limit` seconds have passed; a limit whose nodes would not fit in the memory
-    available is refused before the search.
+    up (status GAVE_UP) once `node_limit` nodes are stored (default DEFAULT_MAX_NODES, or as
+    many as fit in the memory available) or `time_limit` seconds have passed; a limit whose
+    nodes would not fit is refused before the search.
     `bpmx` applies one level of bidirectional pathmax at each expansion (None: where the
     heuristic may be inconsistent, as for IDA*); the result counts the raised parents.
     """
@@ -217,8 +220,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     """The kernel's search on the priority a * g + b * h, (a, b) = `weights` (positive
     integers), reported as `algorithm`; limits and BPMX as for `astar`. The solution is
     reported optimal only for a == b with an admissible heuristic."""
-    max_nodes = DEFAULT_MAX_NODES if node_limit is None else node_limit
-    check_node_memory(puzzle, max_nodes, BYTES_PER_NODE, algorithm)
+    max_nodes = node_capacity(puzzle, node_limit, DEFAULT_MAX_NODES, BYTES_PER_NODE, algorithm)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)
@@ -248,12 +250,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     return verified(puzzle, start, result)
 
 
-def bpmx_setting(heuristic: Heuristic, options: dict) -> dict:
-    """The batch setting of a best-first search: whether it applied BPMX."""
-    return {"bpmx": "yes" if uses_bpmx(heuristic, options["bpmx"]) else "no"}
-
-
 register(Search(
     "astar", "A*: best first on f = g + h with duplicate detection; optimal with an admissible heuristic", astar,
-    informed=True, options=(BPMX, NODE_LIMIT, TIME_LIMIT), setting_fields=("bpmx",), settings=bpmx_setting, stores_states=True,
+    informed=True, options=(BPMX, NODE_LIMIT, TIME_LIMIT), setting_fields=("bpmx",), settings=bpmx_setting,
 ))

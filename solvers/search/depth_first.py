@@ -188,6 +188,11 @@ def uses_bpmx(heuristic: Heuristic, bpmx: bool | None) -> bool:
     return not heuristic.consistent if bpmx is None else bool(bpmx)
 
 
+def bpmx_setting(heuristic: Heuristic, options: dict) -> dict:
+    """What a batch row records of BPMX for a search with the `bpmx` option: whether it applied it."""
+    return {"bpmx": "yes" if uses_bpmx(heuristic, options["bpmx"]) else "no"}
+
+
 def never_goal(puzzle: Puzzle) -> np.ndarray:
     """A goal array that no state of `puzzle` equals: a pass with it explores its whole tree.
     Read-only like the puzzle's goal, so that the kernel compiled (and warmed up) for one takes

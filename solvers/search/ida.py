@@ -7,7 +7,7 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import deepening_search, uses_bpmx
+from solvers.search.depth_first import bpmx_setting, deepening_search
 from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.parallel_ida import parallel_ida_star
 from solvers.search.registry import (
@@ -67,7 +67,7 @@ def _run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, prune: str 
 
 def _settings(heuristic: Heuristic, options: dict) -> dict:
     return {"prune": options["prune"], "full_last_iteration": "yes" if options["full_last_iteration"] else "no",
-            "bpmx": "yes" if uses_bpmx(heuristic, options["bpmx"]) else "no"}
+            **bpmx_setting(heuristic, options)}
 
 
 register(Search(

@@ -1,15 +1,16 @@
 """node_store.py -- packed states, a hash index and growable node arrays for the searches that keep every state.
 
 A state is packed into `words` uint64 words (`Packing`): each cell takes `bits` bits, the
-fewest that hold its tile (4 for boards of up to 16 cells, 6 for up to 64), `per_word` cells
+fewest that hold its largest tile (4 for boards of 9 to 16 cells, 6 for 33 to 64), `per_word` cells
 to a word and no cell split across two, cell 0 in the lowest bits of word 0. So a 4x4 state
 is one word, a 5x5 state three, an 8x8 state seven. BFS and A* keep, per stored node, its
 packed state (a row of `codes`), its parent's node index and the move that reached it, in
 arrays that double when full, and an open-addressing hash index from packed state to node
 (`find` and `insert`; a table of node numbers at most half full, probed linearly).
 
-`check_memory` refuses, before a search starts, a node limit whose nodes would not fit in the
-memory available now.
+`node_capacity` says, before a search starts, how many nodes it may store: a given node limit
+is refused if its nodes would not fit in the memory available now, and the default one is
+lowered to what fits.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pdb_build.bfs import check_memory
+from pdb_build.bfs import available_memory, check_memory
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 
 NO_PARENT = -1
 EMPTY = -1  # a free slot of the hash index
-INDEX_BYTES_PER_NODE = 16  # two int64 slots per node: the index is at most half full
+# int64 slots of the index per node at its fullest: it doubles when half full, and the old
+# table lives while the new one is filled
+INDEX_SLOTS_PER_NODE = 6
 
 
 class Packing(NamedTuple):
@@ -42,11 +45,16 @@ def packing(puzzle: Puzzle) -> Packing:
     return Packing(bits, per_word, -(-puzzle.n_cells // per_word))
 
 
-def check_node_memory(puzzle: Puzzle, node_limit: int, bytes_per_node: int, algorithm: str) -> None:
-    """Refuse (one-line InputError) a search that could store `node_limit` nodes of
-    `bytes_per_node` bytes besides their packed states, when they would not fit in memory."""
-    per_node = bytes_per_node + 8 * packing(puzzle).words + INDEX_BYTES_PER_NODE
+def node_capacity(puzzle: Puzzle, node_limit: int | None, default: int, bytes_per_node: int, algorithm: str) -> int:
+    """How many nodes a search may store: `node_limit`, refused (one-line InputError) if that
+    many nodes of `bytes_per_node` bytes besides their packed states would not fit in memory;
+    None: `default`, or as many as fit if fewer."""
+    # the node arrays double when full: the old and the new copy live together for a moment
+    per_node = 2 * (bytes_per_node + 8 * packing(puzzle).words) + 8 * INDEX_SLOTS_PER_NODE
+    if node_limit is None:
+        return max(1, min(default, available_memory() // per_node))
     check_memory(node_limit * per_node, f"{algorithm} with a node limit of {node_limit:,}")
+    return node_limit
 
 
 @kernel

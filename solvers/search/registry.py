@@ -8,8 +8,8 @@ commands' option parsers and their help add every option that some search takes
 columns `setting_fields()` lists.
 
 An option is named once, by its keyword, and shared by the searches that take it (`--prune`
-is IDA*'s only, `--bpmx` IDA*'s and A*'s); a search with a new option defines an `Option` in
-its own module and lists it in its registration.
+is IDA*'s only, `--bpmx` that of IDA* and the best-first searches); a search with a new option
+defines an `Option` in its own module and lists it in its registration.
 """
 
 from __future__ import annotations
@@ -53,6 +53,13 @@ class Option:
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
+    def asks_nothing(self, value) -> bool:
+        """Whether `value` leaves a search as it is without the option (None, a switch or
+        tristate off, a count at its default), so that a search that does not take it need
+        not refuse it."""
+        return value is None or (value is False and self.kind in ("switch", "tristate")) or \
+            (self.kind == "count" and value == self.default)
+
 
 NODE_LIMIT = Option("node_limit", "count", "give up after this many nodes (expanded, or stored by the searches "
                     "that store them)", "a node limit applies")
@@ -68,8 +75,8 @@ BPMX = Option("bpmx", "tristate", "bidirectional pathmax: a child's h raises its
               "blank, dual lookups, your own functions)", "BPMX applies")
 THREADS = Option("threads", "count", "run on this many threads, the tree split at a shallow depth (default: 1)",
                  "several threads apply", 1)
-EXECUTOR = Option("executor", "object", "a concurrent.futures Executor that runs the subtrees (a Dask cluster's: "
-                  "solvers/distributed.py)", "an executor applies")
+EXECUTOR = Option("executor", "object", "an executor for this search alone that runs its subtrees and is shut down "
+                  "when the search ends (solvers/distributed.py's ClusterExecutor)", "an executor applies")
 
 
 @dataclass(frozen=True)
@@ -80,8 +87,7 @@ class Search:
     options of `options` that were given, others keep their defaults (`heuristic` is None for
     an uninformed search). `settings(heuristic, options)` gives, for the fields of
     `setting_fields`, what a batch row records of how it searched (options holds every one of
-    its options, defaults filled in); a resumed batch must use the same. `stores_states` says
-    that it keeps every state it reaches (memory grows with the nodes).
+    its options, defaults filled in); a resumed batch must use the same.
     """
 
     name: str
@@ -91,7 +97,6 @@ class Search:
     options: tuple[Option, ...] = ()
     setting_fields: tuple[str, ...] = ()
     settings: Callable = field(default=lambda heuristic, options: {})
-    stores_states: bool = False
 
     def takes(self, name: str) -> bool:
         return any(option.name == name for option in self.options)
@@ -146,20 +151,23 @@ def takers(name: str) -> list[str]:
     return [search.name for search in searches().values() if search.takes(name)]
 
 
-def given_options(options: dict) -> dict:
-    """The options of `options` that were given: not None, and for a switch not False."""
-    kinds = {name: option.kind for name, option in all_options().items()}
+def given_options(search: Search, options: dict) -> dict:
+    """The options of `options` that ask `search` for something: those it takes that are not
+    None, and those it does not take that ask for anything (`Option.asks_nothing`), which
+    `checked_options` refuses."""
+    known = all_options()
+    for name in options:
+        if name not in known:
+            raise TypeError(f"unknown search option {name!r}")
     return {name: value for name, value in options.items()
-            if value is not None and not (value is False and kinds.get(name) == "switch")}
+            if value is not None and (search.takes(name) or not known[name].asks_nothing(value))}
 
 
 def checked_options(search: Search, given: dict) -> dict:
-    """`given` (options that were set, not None) if `search` takes all of them; a one-line
-    InputError for the first it does not take, naming the searches that do."""
+    """`given` (from `given_options`) if `search` takes all of them; a one-line InputError for
+    the first it does not take, naming the searches that do."""
     options = all_options()
     for name in given:
-        if name not in options:
-            raise TypeError(f"unknown search option {name!r}")
         if not search.takes(name):
             raise InputError(f"{options[name].refusal} to {_listed(takers(name))} only, not to {search.name}")
     return given

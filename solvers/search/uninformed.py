@@ -20,7 +20,7 @@ from solvers.search.depth_first import (
 )
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, NO_PARENT, check_node_memory, find, grown_store, insert, new_index, pack, packing, path_moves, same_code,
+    EMPTY, NO_PARENT, find, grown_store, insert, new_index, node_capacity, pack, packing, path_moves, same_code,
     unpack,
 )
 from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
@@ -105,11 +105,10 @@ def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | 
     """Shortest solution by breadth-first search with duplicate detection, replayed and checked.
 
     Any board up to 8x8; gives up (GAVE_UP) once `node_limit` states are stored (default
-    DEFAULT_BFS_MAX_NODES) or after `time_limit` seconds, and a limit whose states would not fit
+    DEFAULT_BFS_MAX_NODES, or as many as fit in the memory available) or after `time_limit` seconds, and a limit whose states would not fit
     in the memory available is refused first. `heuristic` is not used (the registry passes None).
     """
-    max_nodes = DEFAULT_BFS_MAX_NODES if node_limit is None else node_limit
-    check_node_memory(puzzle, max_nodes, BFS_BYTES_PER_NODE, "BFS")
+    max_nodes = node_capacity(puzzle, node_limit, DEFAULT_BFS_MAX_NODES, BFS_BYTES_PER_NODE, "BFS")
     start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result("bfs", "zero")
@@ -178,7 +177,7 @@ def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) 
 DEPTH_LIMIT = Option("depth_limit", "count", f"deepest solution dfs looks for (default: {DEFAULT_DEPTH_LIMIT})",
                      "a depth limit applies", DEFAULT_DEPTH_LIMIT)
 register(Search("bfs", "breadth-first search with duplicate detection (optimal; stores every state)", bfs,
-                informed=False, options=(NODE_LIMIT, TIME_LIMIT), stores_states=True))
+                informed=False, options=(NODE_LIMIT, TIME_LIMIT)))
 register(Search("dfs", "depth-first search to a depth limit (the first solution found, not the shortest)",
                 depth_limited_dfs, informed=False, options=(DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT)))
 register(Search("iddfs", "iterative-deepening depth-first search (optimal)", iddfs, informed=False,

@@ -14,7 +14,8 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.astar import best_first, bpmx_setting
+from solvers.search.astar import best_first
+from solvers.search.depth_first import bpmx_setting
 from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import SearchResult
 
@@ -42,5 +43,4 @@ register(Search(
     "wastar", "weighted A*: best first on g + W * h; a solution at most W times the shortest", weighted_astar,
     informed=True, options=(WEIGHT, BPMX, NODE_LIMIT, TIME_LIMIT), setting_fields=("weight", "bpmx"),
     settings=lambda heuristic, options: {"weight": f"{options['weight']:g}", **bpmx_setting(heuristic, options)},
-    stores_states=True,
 ))
