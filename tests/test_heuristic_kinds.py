@@ -105,7 +105,7 @@ def test_combinations_are_admissible_and_equal_the_maximum_of_their_parts(pdb_fi
 @pytest.mark.parametrize("spec, message", [
     ("sum(pdb:a, pdb:4-4)", "shares tiles"),
     ("sum(sum(pdb:a, pdb:b), pdb:c)", "shares tiles \\[1, 2, 3\\]"),
-    ("sum(pdb:a, manhattan)", "cannot be added"),
+    ("sum(pdb:a, linear-conflict)", "cannot be added"),
     ("sum(pdb:a+reflect, pdb:b)", "without \\+reflect"),
     ("walking-distanse", "did you mean 'walking-distance'"),
     ("max(manhattan, euclid)", "unknown heuristic 'euclid'.*Accepted: zero"),

@@ -5,8 +5,9 @@
     pdb_heuristic(puzzle, [database], reflect=True)                   loaded PDB files
     user_heuristic(puzzle, my_h, child=None)                          a numba function of yours
 
-Every heuristic is a `Heuristic`: the maximum over its terms, each a kind's read-only data
-(solvers/heuristics/dispatch.py tells how kinds are evaluated; kinds.py lists them).
+Every heuristic is a `Heuristic`: the maximum over its parts, each a term (a kind's read-only
+data) or a sum or maximum of parts (term.py; solvers/heuristics/dispatch.py tells how kinds
+and trees are evaluated; kinds.py lists the kinds).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 from pdb_build.store import PatternDatabase
 from solvers.heuristics.heuristic import Heuristic, from_recipe
 from solvers.heuristics.kinds import ALIASES, NAMED
-from solvers.heuristics.pdb_lookup import file_term, mirror_maps
+from solvers.heuristics.pdb_lookup import mirror_maps
+from solvers.heuristics.pdb_terms import file_term
 from solvers.heuristics.spec import accepted_forms, cached_from_spec, combine_max, from_options, from_spec
 from solvers.heuristics.user_function import user_term
 from solvers.puzzle import Puzzle

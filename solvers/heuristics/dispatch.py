@@ -1,12 +1,13 @@
-"""dispatch.py -- how a search evaluates any heuristic: kinds registered once, leaves as data.
+"""dispatch.py -- how a search evaluates any heuristic: kinds registered once, a tree of leaves as data.
 
-A heuristic reaches a search kernel as a tuple of *leaves*; h is the maximum over them. A
-leaf is a `Leaf(data, column)`: `data` is a NamedTuple of read-only arrays whose class names
-its *kind*, and `column` is the first of the leaf's columns in the search's *scratch*, an
-int64 array of shape (rows, columns) that every search allocates for itself (one row per
-depth; a leaf keeps in its columns whatever it needs to evaluate a child incrementally).
-Nothing a search writes lives in the data, so any number of searches may share one
-heuristic.
+A heuristic reaches a search kernel as a tuple of *nodes* (`leaves`); h is the maximum over
+them. A node is a `Leaf(data, column)`, or a `SumNode(members)` / `MaxNode(members)` over a
+tuple of nodes (the sum or maximum of their values). A leaf's `data` is a NamedTuple of
+read-only arrays whose class names its *kind*, and `column` is the first of the leaf's columns
+in the search's *scratch*, an int64 array of shape (rows, columns) that every search allocates
+for itself (one row per depth; a leaf keeps in its columns whatever it needs to evaluate a
+child incrementally). Nothing a search writes lives in the data, so any number of searches
+may share one heuristic.
 
 A kind registers kernels for its data class (`register_kind`):
 
@@ -24,14 +25,17 @@ A kind registers kernels for its data class (`register_kind`):
 A kind gives `start` and one of the other two: `child` is then `child_at_least` with
 `enough` = NO_LIMIT, or `child_at_least` is `child`. IDA* asks for h at least the value from
 which a child is cut off and cannot lower the next bound, so a maximum over many lookups
-stops at the first lookup that cuts the child (depth_first.py).
+stops at the first lookup that cuts the child (depth_first.py). Only the top-level maximum
+stops early: every member of a sum is evaluated exactly (a sum reaches `enough` only when
+all of its members are known), and so is every node inside one.
 
 `h_start` fills `position` (the cell of every tile, position[0] the blank's), and the searches
 keep `board` and all of `position` exact after every move and undo (tests/test_heuristic_kinds.py
 checks it in every search with a kind that reads the blank's cell through `position`).
-Dispatch happens when numba compiles a search for a tuple of leaf types (through
-`numba.extending.overload`), so a kind costs nothing at run time; with NUMBA_DISABLE_JIT=1
-the same functions dispatch in Python through the registry.
+Dispatch happens when numba compiles a search for a tuple of node types (through
+`numba.extending.overload`, which writes the tree out as straight-line code), so a kind or a
+node costs nothing at run time; with NUMBA_DISABLE_JIT=1 the same functions dispatch in
+Python through the registry.
 """
 
 from __future__ import annotations
@@ -49,6 +53,18 @@ class Leaf(NamedTuple):
 
     data: tuple
     column: int
+
+
+class SumNode(NamedTuple):
+    """The sum of its members' values (a tuple of Leaf, SumNode and MaxNode)."""
+
+    members: tuple
+
+
+class MaxNode(NamedTuple):
+    """The maximum of its members' values (a tuple of Leaf, SumNode and MaxNode)."""
+
+    members: tuple
 
 
 class _Kernels(NamedTuple):
@@ -87,71 +103,92 @@ def _kernels_of(data_class: type) -> _Kernels:
         raise TypeError(f"{data_class.__name__} is not a registered heuristic kind") from None
 
 
-def leaf_start(leaf, board, position, scratch, row):
-    """h of `board` by one leaf (see `start` in the module docstring)."""
-    return _kernels_of(type(leaf.data)).start(leaf.data, board, position, scratch, row, leaf.column)
-
-
-def leaf_child(leaf, board, position, scratch, row, tile, source, target):
-    """h of a child by one leaf (see `child` in the module docstring)."""
-    return _kernels_of(type(leaf.data)).child(
-        leaf.data, board, position, scratch, row, leaf.column, tile, source, target
-    )
-
-
-def leaf_child_at_least(leaf, board, position, scratch, row, tile, source, target, enough):
-    """h of a child by one leaf, or a value from `enough` to h (see `child_at_least`)."""
-    return _kernels_of(type(leaf.data)).child_at_least(
-        leaf.data, board, position, scratch, row, leaf.column, tile, source, target, enough
-    )
+def _value(node, kernel, arguments):
+    """The value of `node` by the kind kernels `kernel` (start or child) of its leaves."""
+    if isinstance(node, Leaf):
+        return getattr(_kernels_of(type(node.data)), kernel)(node.data, *arguments[:4], node.column, *arguments[4:])
+    values = [_value(member, kernel, arguments) for member in node.members]
+    return sum(values) if isinstance(node, SumNode) else max(values)
 
 
 def h_start(leaves, board, position, scratch, row):
-    """h of `board` (the maximum over the leaves); fills `position` and scratch[row]."""
+    """h of `board` (the maximum over the nodes); fills `position` and scratch[row]."""
     for cell in range(board.shape[0]):
         position[board[cell]] = cell
-    return max(leaf_start(leaf, board, position, scratch, row) for leaf in leaves)
+    return max(_value(node, "start", (board, position, scratch, row)) for node in leaves)
 
 
 def h_child(leaves, board, position, scratch, row, tile, source, target):
     """h after `tile` moved from `source` to `target`; `board` and position[tile] must already
     say so. The parent's scratch is row `row`, the child's is written to row + 1."""
-    return max(leaf_child(leaf, board, position, scratch, row, tile, source, target) for leaf in leaves)
+    return max(_value(node, "child", (board, position, scratch, row, tile, source, target)) for node in leaves)
 
 
 def h_child_at_least(leaves, board, position, scratch, row, tile, source, target, enough):
-    """h after a move as `h_child` gives it, or a value from `enough` to h: the leaves are
+    """h after a move as `h_child` gives it, or a value from `enough` to h: the nodes are
     evaluated in order until one reaches `enough` (then the child's scratch row may be
     incomplete: the caller must not expand the child)."""
     best = 0
-    for leaf in leaves:
-        best = max(best, leaf_child_at_least(leaf, board, position, scratch, row, tile, source, target, enough))
+    for node in leaves:
+        if isinstance(node, Leaf):
+            value = _kernels_of(type(node.data)).child_at_least(node.data, board, position, scratch, row, node.column,
+                                                               tile, source, target, enough)
+        else:
+            value = _value(node, "child", (board, position, scratch, row, tile, source, target))
+        best = max(best, value)
         if best >= enough:
             break
     return best
 
 
-def _maximum_over_leaves(kernel: str, arguments: str, leaf_types):
-    """The compiled form of h_start / h_child / h_child_at_least for leaves of `leaf_types`:
+_ARGUMENTS = {"start": "board, position, scratch, row", "child": "board, position, scratch, row, tile, source, target"}
+_ARGUMENTS["child_at_least"] = _ARGUMENTS["child"] + ", enough"
+
+
+def _maximum_over_leaves(kernel: str, node_types):
+    """The compiled form of h_start / h_child / h_child_at_least for nodes of `node_types`:
     each leaf's kind kernel (`kernel`: start, child or child_at_least) called directly, one
     call written out per leaf (a tuple of leaves of different kinds cannot be looped over in
-    numba); h_child_at_least returns once a leaf reaches `enough`. One level of `overload`
-    only: numba types an always-inlined overload's body again at every round of type
-    inference, so nested overloads multiply the compile time (a kind's kernels were inlined
-    up to 20 times into one search kernel)."""
+    numba), a sum or maximum node as its members' calls added up or maximised into one local
+    (every member evaluated exactly: start or child); h_child_at_least returns once a node of
+    the top-level maximum reaches `enough`. A flat maximum is written exactly as it always was.
+    One level of `overload` only: numba types an always-inlined overload's body again at every
+    round of type inference, so nested overloads multiply the compile time (a kind's kernels
+    were inlined up to 20 times into one search kernel)."""
+    arguments = _ARGUMENTS[kernel]
+    exact = "start" if kernel == "start" else "child"
     lines = [f"def implementation(leaves, {arguments}):"]
     if kernel == "start":
         lines += ["    for cell in range(board.shape[0]):", "        position[board[cell]] = cell"]
     namespace = {}
-    for i, leaf_type in enumerate(leaf_types):
-        namespace[f"kernel_{i}"] = getattr(_kernels_of(leaf_type.types[0].instance_class), kernel)
-        call = f"kernel_{i}(leaves[{i}].data, {arguments.replace('row', f'row, leaves[{i}].column')})"
-        if i == 0:
-            lines.append(f"    best = {call}")
-            continue
-        if kernel == "child_at_least":
+    locals_made = []
+
+    def value(node_type, access, which):
+        node_class = node_type.instance_class
+        if node_class is Leaf:
+            name = f"kernel_{len(namespace)}"
+            namespace[name] = getattr(_kernels_of(node_type.types[0].instance_class), which)
+            spread = _ARGUMENTS[which].replace("row", f"row, {access}.column", 1)
+            return f"{name}({access}.data, {spread})"
+        if node_class not in (SumNode, MaxNode):
+            raise TypeError(f"{node_class.__name__} is not a heuristic node (Leaf, SumNode or MaxNode)")
+        local = f"node_{len(locals_made)}"
+        locals_made.append(local)
+        for j, member in enumerate(node_type.types[0].types):
+            call = value(member, f"{access}.members[{j}]", exact)
+            if j == 0:
+                lines.append(f"    {local} = {call}")
+            elif node_class is SumNode:
+                lines.append(f"    {local} = {local} + {call}")
+            else:
+                lines.append(f"    {local} = max({local}, {call})")
+        return local
+
+    for i, node_type in enumerate(node_types):
+        if i > 0 and kernel == "child_at_least":
             lines += ["    if best >= enough:", "        return best"]
-        lines.append(f"    best = max(best, {call})")
+        call = value(node_type, f"leaves[{i}]", kernel)
+        lines.append(f"    best = {call}" if i == 0 else f"    best = max(best, {call})")
     lines.append("    return best")
     exec("\n".join(lines), namespace)
     return namespace["implementation"]
@@ -159,15 +196,14 @@ def _maximum_over_leaves(kernel: str, arguments: str, leaf_types):
 
 @overload(h_start, inline="always")
 def _h_start_compiled(leaves, board, position, scratch, row):
-    return _maximum_over_leaves("start", "board, position, scratch, row", leaves.types)
+    return _maximum_over_leaves("start", leaves.types)
 
 
 @overload(h_child, inline="always")
 def _h_child_compiled(leaves, board, position, scratch, row, tile, source, target):
-    return _maximum_over_leaves("child", "board, position, scratch, row, tile, source, target", leaves.types)
+    return _maximum_over_leaves("child", leaves.types)
 
 
 @overload(h_child_at_least, inline="always")
 def _h_child_at_least_compiled(leaves, board, position, scratch, row, tile, source, target, enough):
-    return _maximum_over_leaves("child_at_least", "board, position, scratch, row, tile, source, target, enough",
-                                leaves.types)
+    return _maximum_over_leaves("child_at_least", leaves.types)

@@ -1,7 +1,8 @@
-"""heuristic.py -- a heuristic bound to one puzzle: the maximum over its terms, ready for any search.
+"""heuristic.py -- a heuristic bound to one puzzle: the maximum over its parts, ready for any search.
 
-A `Heuristic` lays its terms out as leaves (solvers/heuristics/dispatch.py) and says how many
-scratch columns a search must allocate for it. It holds only read-only data, so one object
+A `Heuristic` lays its parts (terms, and sums and maxima of terms: term.py) out as a tree of
+leaves (solvers/heuristics/dispatch.py), each leaf owning its own scratch columns, and says how
+many scratch columns a search must allocate for it. It holds only read-only data, so one object
 may be used by any number of threads and searches at once: every evaluation and every search
 creates its own scratch.
 """
@@ -11,32 +12,36 @@ from __future__ import annotations
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.heuristics.dispatch import Leaf, h_start
-from solvers.heuristics.term import Term
+from solvers.heuristics.dispatch import Leaf, MaxNode, SumNode, h_start
+from solvers.heuristics.term import Combination, Term
 from solvers.jit import kernel, uncached
 from solvers.puzzle import Puzzle
 
 
 class Heuristic:
-    """h(state) = the maximum over `terms`, all for `puzzle`.
+    """h(state) = the maximum over `terms` (Terms, and Combinations of them), all for `puzzle`.
 
     `name` is what reports show, `spec` the text that `from_spec` rebuilds it from in another
-    process (`recipe`), `leaves` and `n_columns` what a search kernel takes.
+    process (`recipe`), `leaves` and `n_columns` what a search kernel takes. `parts` are the
+    maximum's parts in the order of evaluation, `terms` every term of the tree in that order.
     """
 
-    def __init__(self, puzzle: Puzzle, terms: list[Term] | tuple[Term, ...], name: str | None = None,
-                 spec: str | None = None):
+    def __init__(self, puzzle: Puzzle, terms: list[Term | Combination] | tuple[Term | Combination, ...],
+                 name: str | None = None, spec: str | None = None):
         if not terms:
             raise InputError("a heuristic needs at least one term")
-        for term in terms:
+        if len(terms) == 1 and isinstance(terms[0], Combination) and terms[0].operator == "max":
+            name, spec, terms = name or terms[0].name, spec or terms[0].spec, terms[0].parts
+        for term in (t for part in terms for t in part.terms):
             if term.puzzle != puzzle:
                 raise InputError(f"heuristic {term.name} is for {term.puzzle}, not {puzzle}")
         self.puzzle = puzzle
         self.name = name or (terms[0].name if len(terms) == 1 else f"max({', '.join(t.name for t in terms)})")
         self.spec = spec or (terms[0].spec if len(terms) == 1 else f"max({', '.join(t.spec for t in terms)})")
-        self.terms = tuple(sorted(terms, key=lambda t: t.evaluated_last))  # the order of evaluation
+        self.parts = _in_order(terms)
+        self.terms = tuple(t for part in self.parts for t in part.terms)  # the order of evaluation
         columns = np.cumsum([0] + [t.width for t in self.terms])
-        self.leaves = tuple(Leaf(t.data, int(c)) for t, c in zip(self.terms, columns))
+        self.leaves = _laid_out(self.parts, iter(int(c) for c in columns))
         self.n_columns = max(1, int(columns[-1]))
 
     def kernel(self, compiled):
@@ -92,6 +97,29 @@ class Heuristic:
 
     def __repr__(self) -> str:
         return f"Heuristic({self.name!r}, {self.puzzle.board})"
+
+
+def _in_order(parts) -> tuple:
+    """`parts` in the order of evaluation (those `evaluated_last` last), and so are the parts of
+    every combination among them."""
+    ordered = []
+    for part in sorted(parts, key=lambda p: p.evaluated_last):
+        if isinstance(part, Combination):
+            part = Combination(part.operator, _in_order(part.parts), part.name, part.spec)
+        ordered.append(part)
+    return tuple(ordered)
+
+
+def _laid_out(parts: tuple, columns) -> tuple:
+    """The nodes of `parts` (dispatch.py), each leaf given the next of `columns`."""
+    nodes = []
+    for part in parts:
+        if isinstance(part, Combination):
+            node = SumNode if part.operator == "sum" else MaxNode
+            nodes.append(node(_laid_out(part.parts, columns)))
+        else:
+            nodes.append(Leaf(part.data, next(columns)))
+    return tuple(nodes)
 
 
 def from_recipe(recipe: tuple) -> Heuristic:

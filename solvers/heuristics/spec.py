@@ -8,8 +8,14 @@
            | pdb:PATH+reflect+random               one of the lookups, chosen per state
            | user:MODULE:FUNCTION[:CHILD]          a numba function of the user's (user_function.py)
 
-`max(...)` takes the maximum over any heuristics; `sum(...)` adds PDB files whose patterns
-are disjoint and additive, and is refused with the reason otherwise. Names and prefixes are
+`max(...)` takes the maximum over any heuristics; `sum(...)` adds heuristics that are additive
+(each counts only the moves of its own tiles: term.py) on disjoint tiles, and is refused with
+the reason otherwise. Inside a sum, Manhattan distance and Hamming count only the tiles that no
+other part covers: `sum(pdb:FILE, manhattan)` is the PDB plus the Manhattan distance of the
+remaining tiles, admissible (each part counts distinct moves). A sum inside a sum is a unit:
+its Manhattan distance already counts the tiles its own parts leave. Terms of one kind under one
+max or one sum are merged by their Term class's hooks (PDB files into one term over shared
+tables), so this module knows the kinds only through kinds.py. Names and prefixes are
 case-insensitive; paths and module names are taken as written (a path in a spec cannot hold
 `,`, `(` or `)`; `--pdb FILE` takes any path).
 """
@@ -21,10 +27,8 @@ import threading
 
 from solvers.errors import InputError
 from solvers.heuristics.heuristic import Heuristic
-from solvers.heuristics.kinds import ALIASES, NAMED, PREFIXED
-from solvers.heuristics.pdb_files import file_stamp, hold_loaded, loaded
-from solvers.heuristics.pdb_lookup import PdbTerm, file_term, merge_max, merge_sum
-from solvers.heuristics.term import Term
+from solvers.heuristics.kinds import ALIASES, NAMED, PREFIXED, TABLE_FILE
+from solvers.heuristics.term import Combination, Term, file_stamp
 from solvers.puzzle import Puzzle
 
 COMBINATORS = ("max", "sum")
@@ -39,16 +43,19 @@ def from_spec(puzzle: Puzzle, spec: str) -> Heuristic:
     """The heuristic `spec` names, bound to `puzzle` (PDB files are loaded and verified)."""
     if not isinstance(spec, str) or not spec.strip():
         raise InputError(f"no heuristic given; accepted: {accepted_forms()}")
-    return Heuristic(puzzle, _terms(puzzle, spec.strip(), spec))
+    return Heuristic(puzzle, _parts(puzzle, spec.strip(), spec))
 
 
 def combine_max(puzzle: Puzzle, heuristics: list[Heuristic]) -> Heuristic:
     """The maximum of several heuristics of `puzzle` (PDB lookups merged into one term)."""
-    return Heuristic(puzzle, _merged_max([t for h in heuristics for t in h.terms]))
+    return Heuristic(puzzle, _merged_max([p for h in heuristics for p in h.parts]))
 
 
-def _terms(puzzle: Puzzle, text: str, whole: str) -> list[Term]:
-    """The terms whose maximum `text` is (PDB terms under one max merged into one)."""
+Part = Term | Combination
+
+
+def _parts(puzzle: Puzzle, text: str, whole: str) -> list[Part]:
+    """The parts whose maximum `text` is (terms of one kind under one max merged by their hook)."""
     head, _, rest = text.partition("(")
     combinator = head.strip().lower()
     if rest or combinator in COMBINATORS:
@@ -57,11 +64,16 @@ def _terms(puzzle: Puzzle, text: str, whole: str) -> list[Term]:
         parts = [p.strip() for p in _split_top_level(rest[:-1], whole)]
         if not all(parts):
             raise InputError(f"heuristic {whole!r}: an empty part in {text!r}")
-        children = [_terms(puzzle, part, whole) for part in parts]
+        children = [_parts(puzzle, part, whole) for part in parts]
         if combinator == "max":
-            return _merged_max([t for terms in children for t in terms])
-        return [_sum(children, text)]
+            return _merged_max([p for child in children for p in child])
+        return [_sum([child[0] if len(child) == 1 else _combination("max", child) for child in children])]
     return [_term(puzzle, text, whole)]
+
+
+def _combination(operator: str, parts: list[Part]) -> Combination:
+    return Combination(operator, tuple(parts), f"{operator}({', '.join(p.name for p in parts)})",
+                       f"{operator}({', '.join(p.spec for p in parts)})")
 
 
 def _split_top_level(text: str, whole: str) -> list[str]:
@@ -80,27 +92,54 @@ def _split_top_level(text: str, whole: str) -> list[str]:
     return [*parts, "".join(current)]
 
 
-def _merged_max(terms: list[Term]) -> list[Term]:
-    pdb = [t for t in terms if isinstance(t, PdbTerm) and not t.random]
-    others = [t for t in terms if not isinstance(t, PdbTerm) or t.random]
-    unique = list({t.spec: t for t in others}.values())
-    if len(pdb) > 1:
-        pdb = [merge_max(pdb, f"max({', '.join(t.name for t in pdb)})", f"max({', '.join(t.spec for t in pdb)})")]
-        hold_loaded(pdb[0].databases)
-    return unique + pdb
+def _merged_max(parts: list[Part]) -> list[Part]:
+    """`parts` as the parts of one maximum: the same spec once, and the terms of one merge key
+    merged by their class (after the others)."""
+    unique = list({p.spec: p for p in parts if p.merge_key() is None}.values())
+    return unique + _merged_groups(parts, "max")
 
 
-def _sum(children: list[list[Term]], text: str) -> Term:
-    parts = []
-    for terms in children:
-        if len(terms) != 1 or not isinstance(terms[0], PdbTerm):
-            names = ", ".join(t.name for t in terms)
-            raise InputError(f"heuristic {text!r}: {names} cannot be added; sum(...) adds PDB files whose "
-                             "patterns are disjoint and additive (take max(...) otherwise)")
-        parts.append(terms[0])
-    summed = merge_sum(parts, f"sum({', '.join(t.name for t in parts)})", f"sum({', '.join(t.spec for t in parts)})")
-    hold_loaded(summed.databases)
-    return summed
+def _merged_groups(parts: list[Part], operator: str) -> list[Part]:
+    """The parts that have a merge key, each group merged into what its class's hook gives."""
+    groups: dict[object, list[Term]] = {}
+    for part in parts:
+        if part.merge_key() is not None:
+            groups.setdefault(part.merge_key(), []).append(part)
+    merged = []
+    for group in groups.values():
+        if len(group) == 1:
+            merged += group
+            continue
+        combined = _combination(operator, group)
+        hook = type(group[0]).merged_max if operator == "max" else type(group[0]).merged_sum
+        merged += hook(group, combined.name, combined.spec)
+    return merged
+
+
+def _sum(nodes: list[Part]) -> Part:
+    """The sum of `nodes`, refused (one-line InputError with the reason) unless every part is
+    additive and no tile is in two of them; a part that `fills` counts only the tiles that no
+    other covers. A sum among the nodes is one of them no more (sums are associative)."""
+    whole = _combination("sum", nodes)
+    parts = [p for node in nodes for p in (node.parts if isinstance(node, Combination) and node.operator == "sum"
+                                           else (node,))]
+    seen: set[int] = set()
+    for part in parts:
+        if part.fills:
+            continue
+        if not part.additive:
+            raise InputError(f"sum(...): {part.sum_refusal()}")
+        if part.tiles & seen:
+            raise InputError(f"sum(...): {part.name} shares tiles {sorted(part.tiles & seen)} with another part; "
+                             "only parts on disjoint tiles are additive")
+        seen |= part.tiles
+    fillers = [p for p in parts if p.fills]
+    if len(fillers) > 1:
+        raise InputError(f"sum(...): {fillers[0].name} and {fillers[1].name} would both count the tiles that no "
+                         "other part covers; keep one of them")
+    parts = [p.restricted_to(p.tiles - seen) if p.fills else p for p in parts]
+    summed = [p for p in parts if p.merge_key() is None] + _merged_groups(parts, "sum")
+    return summed[0] if len(summed) == 1 else Combination("sum", tuple(summed), whole.name, whole.spec)
 
 
 def _term(puzzle: Puzzle, text: str, whole: str) -> Term:
@@ -130,8 +169,7 @@ def from_options(puzzle: Puzzle, heuristic: str, pdb_files: list[str] | None, re
     if heuristic.strip().lower() == "pdb":
         if not pdb_files:
             raise InputError("--heuristic pdb needs at least one --pdb FILE (built by build-pdb)")
-        return Heuristic(puzzle, _merged_max([file_term(puzzle, loaded(path, puzzle), reflect=reflect)
-                                              for path in pdb_files]))
+        return Heuristic(puzzle, _merged_max([TABLE_FILE(puzzle, path, reflect) for path in pdb_files]))
     if pdb_files or reflect:
         raise InputError("--pdb and --reflect go with --heuristic pdb")
     return from_spec(puzzle, heuristic)

@@ -1,8 +1,19 @@
-"""term.py -- one leaf of a heuristic before it is laid out for a search: a kind's data for one puzzle."""
+"""term.py -- the parts of a heuristic before they are laid out for a search: a kind's data for one
+puzzle (`Term`), and max and sum nodes over terms (`Combination`).
+
+A term declares the tiles whose moves change it and whether it is *additive* (it never exceeds
+the number of moves of its own tiles in a shortest solution), which is what `sum(...)` checks:
+terms that are additive and have disjoint tiles count distinct moves, so their sum is
+admissible. How a kind merges several of its terms into one (PDB lookups over shared tables)
+is a hook of its Term class (`merge_key`, `merged_max`, `merged_sum`), so that the grammar
+(spec.py) knows no kind.
+"""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from solvers.kernel_cache import SOURCE_PACKAGES
 from solvers.puzzle import Puzzle
@@ -20,12 +31,16 @@ class Term:
     could not read the index of any search): searches then compile without the disk cache.
     `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
     inlined kernel, when others followed it, made numba's code for max(...) up to 3x slower
-    (measured on Korf's instances); last, it costs what it costs alone. A kind that can merge
-    several of its terms into one (PDB lookups) subclasses Term. `consistent` says that h
-    changes by at most one per move (searches apply BPMX by default where a term is not known
+    (measured on Korf's instances); last, it costs what it costs alone. `consistent` says that
+    h changes by at most one per move (searches apply BPMX by default where a term is not known
     to be: solvers/search/depth_first.py). `admissible` says that h never exceeds the distance
     (False for a user's function, which the toolkit cannot check): a search reports its
     solution as optimal only if every term is.
+
+    `tiles` are the tiles whose moves can change the term (None: every tile but the blank);
+    `additive` says that the term counts only moves of those tiles, so that it may be added to
+    terms on other tiles. `fills` marks a kind that, inside `sum(...)`, counts only the tiles
+    that no other part covers (`restricted_to`).
     """
 
     puzzle: Puzzle
@@ -38,7 +53,92 @@ class Term:
     evaluated_last: bool = False
     consistent: bool = False
     admissible: bool = True
+    tiles: frozenset[int] | None = None
+    additive: bool = False
+    fills: bool = False
 
     def __post_init__(self):
         if type(self.data).__module__.partition(".")[0] not in SOURCE_PACKAGES:  # a kind of another package
             object.__setattr__(self, "cacheable", False)
+        if self.tiles is None:
+            object.__setattr__(self, "tiles", frozenset(range(1, self.puzzle.n_cells)))
+
+    @property
+    def terms(self) -> tuple[Term, ...]:
+        return (self,)
+
+    def sum_refusal(self) -> str:
+        """Why the term cannot be a part of `sum(...)` (it is not additive), in a few words."""
+        return (f"{self.name} cannot be added: it counts moves of tiles beyond its own; sum(...) adds terms that "
+                "count only their own tiles' moves, on disjoint tiles (take max(...) otherwise)")
+
+    def restricted_to(self, tiles: frozenset[int]) -> Term:
+        """The term counting only `tiles` (for a kind that `fills`)."""
+        raise NotImplementedError(f"{self.name} cannot be restricted to some tiles")
+
+    def merge_key(self) -> object:
+        """Terms with the same key (not None) under one max or sum are merged into one by their
+        class's `merged_max` / `merged_sum`; None: never merged."""
+        return None
+
+    @classmethod
+    def merged_max(cls, terms: list[Term], name: str, spec: str) -> list[Term]:
+        """Terms of this class (same merge_key) whose maximum replaces theirs."""
+        return terms
+
+    @classmethod
+    def merged_sum(cls, terms: list[Term], name: str, spec: str) -> list[Term]:
+        """Additive terms of this class on disjoint tiles (same merge_key) whose sum replaces theirs."""
+        return terms
+
+
+@dataclass(frozen=True, eq=False)
+class Combination:
+    """The maximum (`operator` "max") or the sum ("sum") of `parts` (Terms and Combinations).
+
+    A sum's parts are additive on disjoint tiles (spec.py checks it), so a move changes at most
+    one of them: the sum is consistent where every part is, and admissible where every part is.
+    """
+
+    operator: str
+    parts: tuple
+    name: str
+    spec: str
+
+    @property
+    def terms(self) -> tuple[Term, ...]:
+        return tuple(t for p in self.parts for t in p.terms)
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.parts[0].puzzle
+
+    @property
+    def tiles(self) -> frozenset[int]:
+        return frozenset().union(*(p.tiles for p in self.parts))
+
+    @property
+    def additive(self) -> bool:
+        return all(p.additive for p in self.parts)
+
+    @property
+    def evaluated_last(self) -> bool:
+        return any(p.evaluated_last for p in self.parts)
+
+    fills = False
+
+    def sum_refusal(self) -> str:
+        blocking = next(p for p in self.parts if not p.additive)
+        return blocking.sum_refusal()
+
+    def merge_key(self) -> object:
+        return None
+
+
+def file_stamp(path: str | Path) -> tuple[int, int] | None:
+    """(size, modification time in ns) of a file that a term reads, None if it cannot be read."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns

@@ -7,10 +7,17 @@
 `cost[tile, cell]` is the cost of `tile` in `cell` (the blank costs 0), so h is a sum over the
 cells, and a move changes it by the moved tile's two entries. Each is admissible and
 consistent (a move changes h by at most 1); tests compare them with exact distances.
+
+Each counts only moves of the tile it charges (a tile's cost drops by at most one per move of
+that tile), so it is additive: inside `sum(...)` it counts only the tiles that no other part
+covers (the cost rows of the others' tiles are zero), and `sum(pdb:FILE, manhattan)` is the
+PDB plus the Manhattan distance of the tiles outside its patterns, admissible because the PDB
+counts only its pattern tiles' moves and the rest count each other tile's.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -20,8 +27,20 @@ from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel
 from solvers.puzzle import Puzzle
 
+
 class TileCost(NamedTuple):
     cost: np.ndarray  # uint8[tile, cell]
+
+
+@dataclass(frozen=True, eq=False)
+class TileCostTerm(Term):
+    """A tile-cost term; `restricted_to` keeps the cost rows of some tiles only."""
+
+    def restricted_to(self, tiles: frozenset[int]) -> TileCostTerm:
+        cost = self.data.cost.copy()
+        cost[[t for t in range(cost.shape[0]) if t not in tiles]] = 0
+        cost.setflags(write=False)
+        return replace(self, data=TileCost(cost), tiles=frozenset(tiles), fills=False)
 
 
 def cost_table(puzzle: Puzzle, name: str) -> np.ndarray:
@@ -43,7 +62,9 @@ def cost_table(puzzle: Puzzle, name: str) -> np.ndarray:
 
 def term(puzzle: Puzzle, name: str) -> Term:
     """The term of `name` (zero, hamming or manhattan) on `puzzle`."""
-    return Term(puzzle, name, name, TileCost(cost_table(puzzle, name)), 1, consistent=True)
+    tiles = frozenset() if name == "zero" else frozenset(range(1, puzzle.n_cells))
+    return TileCostTerm(puzzle, name, name, TileCost(cost_table(puzzle, name)), 1, consistent=True, tiles=tiles,
+                        additive=True, fills=name != "zero")
 
 
 @inline_kernel
