@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from solvers.heuristics import linear_conflict, pdb_terms, tile_cost, user_function, walking_distance
+from solvers.heuristics import gaschnig, linear_conflict, pdb_terms, tile_cost, user_function, walking_distance
 
 NAMED = {
     "zero": partial(tile_cost.term, name="zero"),
@@ -19,6 +19,7 @@ NAMED = {
     "manhattan": partial(tile_cost.term, name="manhattan"),
     "linear-conflict": linear_conflict.term,
     "walking-distance": walking_distance.term,
+    "gaschnig": gaschnig.term,
 }
 ALIASES = {"none": "zero", "md": "manhattan", "lc": "linear-conflict", "linear_conflict": "linear-conflict",
            "wd": "walking-distance", "walking_distance": "walking-distance"}
