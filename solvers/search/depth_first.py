@@ -3,7 +3,10 @@
 One pass explores every path from the start whose nodes all have f = g + h <= bound, in
 move order U, D, L, R, skipping the moves that a move-pruning automaton forbids
 (move_pruning.py: none, the move back to the parent, or Taylor & Korf's machine). It keeps one
-board, changed in place (apply a move on the way down, undo it on the way up), an explicit
+board, changed in place (apply a move on the way down, undo it on the way up: the move of
+solvers/moves.py, written out here because this loop is the hottest of the toolkit and the
+call, though inlined by LLVM, cost it a few per cent; tests/test_heuristic_kinds.py checks that
+`board` and `position` stay exact as in every other search), an explicit
 stack of the next move to try and of the automaton's state at each depth, and the heuristic
 updated incrementally from the parent's value.
 
@@ -25,7 +28,6 @@ import numpy as np
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child_at_least, h_start
 from solvers.jit import kernel
-from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.interrupt import interruptible, start_timer
 from solvers.search.move_pruning import PRUNED, automaton
@@ -88,7 +90,11 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             depth -= 1
             current = state[depth]
             back = neighbours[blank, moves[depth] ^ 1]
-            slide(board, position, back, blank)
+            tile = board[back]
+            board[blank] = tile
+            board[back] = 0
+            position[tile] = blank
+            position[0] = back
             blank = back
             if bpmx is not None:
                 if h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
@@ -106,7 +112,11 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         target = neighbours[blank, move]
         if target < 0:
             continue
-        tile = slide(board, position, target, blank)
+        tile = board[target]
+        board[blank] = tile
+        board[target] = 0
+        position[tile] = blank
+        position[0] = target
         # h is needed only below the value that cuts the child and keeps next_bound; BPMX raises
         # the parent by the child's exact h (one call either way: two cost reference counting)
         enough = max(bound - depth, next_bound - depth - 1) if bpmx is None else NO_BOUND
@@ -122,13 +132,19 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
                     next_bound = min(next_bound, depth + h_of[depth])
                     next_move[depth] = N_DIRECTIONS
                     cutoffs += 1
-                    slide(board, position, blank, target)
+                    board[target] = tile
+                    board[blank] = 0
+                    position[tile] = target
+                    position[0] = blank
                     continue
         f = depth + 1 + h
         if f > bound:
             if f < next_bound:
                 next_bound = f
-            slide(board, position, blank, target)
+            board[target] = tile
+            board[blank] = 0
+            position[tile] = target
+            position[0] = blank
             continue
         moves[depth] = move
         blank = target
