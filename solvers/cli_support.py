@@ -28,7 +28,8 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
     message joined by spaces) and exit status 2,
     Ctrl-C or SIGTERM becomes `interrupted` on stderr and exit status 130; a reader of stdout
     that went away (`| head`) ends the command quietly with status 141. Any other exception is a
-    bug: its traceback, one line that says so, and exit status 70."""
+    bug: its traceback, one line that says so, and exit status 70; but after an interrupt was
+    asked for, it is what the interruption broke (a compile cut short), reported as the interrupt."""
     interrupts.install()
     try:
         status = body()
@@ -44,8 +45,11 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return EXIT_BROKEN_PIPE
-    except Exception:  # not bad input: a bug, shown in full
-        traceback.print_exc()
+    except Exception:
+        if interrupts.requested():  # what an interrupted step (numba's compiler, say) broke: still Ctrl-C
+            print(f"{prog}: {interrupted}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        traceback.print_exc()  # not bad input: a bug, shown in full
         print(f"{prog}: internal error: this is a bug in tilepdb; please report it with the traceback above",
               file=sys.stderr)
         return EXIT_BUG

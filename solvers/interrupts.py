@@ -33,6 +33,11 @@ def install() -> None:
     sys.unraisablehook = _redeliver_swallowed
 
 
+def requested() -> bool:
+    """Whether this process has been asked to stop since `install`."""
+    return _requested.is_set()
+
+
 def raise_if_requested() -> None:
     """Raise KeyboardInterrupt if this process has been asked to stop: a commit point's check."""
     if _requested.is_set():

@@ -31,6 +31,8 @@ PROGRAM = textwrap.dedent("""
         if sys.argv[2] == "commit":
             with atomic_target(sys.argv[1]) as temporary:
                 temporary.write_text("output")
+        elif sys.argv[2] == "break":  # what an interrupted library step may raise instead
+            raise RuntimeError("no compiled object yet")
         elif sys.argv[2] == "keep-working":
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
@@ -76,3 +78,11 @@ def test_a_command_started_to_ignore_interrupts_keeps_ignoring_them(tmp_path):
     done, _ = run(tmp_path, "commit", ignoring=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out.txt").read_text() == "output"
+
+
+def test_an_error_that_follows_an_interrupt_is_reported_as_the_interrupt(tmp_path):
+    """A step cut short by the interrupt (numba's compiler, mid-kernel) may fail with an error of
+    its own: the user asked to stop, so it is the interrupt's line and status, not a bug report."""
+    done, _ = run(tmp_path, "break")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "probe: interrupted; no file was written\n"
