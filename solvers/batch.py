@@ -38,7 +38,8 @@ from solvers.search.registry import checked_options, given_options, search_named
 from solvers.search.result import SOLVED, SearchResult, checked_start
 from solvers.solve import solve
 
-SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", *setting_fields())  # every search's (registry.py)
+SEARCH_SETTING_FIELDS = tuple(setting_fields())  # every registered search's (registry.py)
+SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", *SEARCH_SETTING_FIELDS)
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
     "iterations", *SETTINGS_FIELDS, "bpmx_raises", "bpmx_cutoffs",
@@ -83,7 +84,7 @@ def run_settings(algorithm: str, heuristic: Heuristic, options: dict) -> dict:
     search = search_named(algorithm)
     tables = ";".join(f"{Path(path).name}={checksum}" for path, checksum in heuristic.provenance)
     settings = {"algorithm": algorithm, "heuristic": heuristic.name, "tables": tables,
-                **dict.fromkeys(SETTINGS_FIELDS[3:], "")}
+                **dict.fromkeys(SEARCH_SETTING_FIELDS, "")}
     settings.update(search.settings(heuristic, search.with_defaults(options)))
     return settings
 
@@ -180,7 +181,7 @@ def _described(settings: dict) -> str:
     """A run's settings in words: "ida + manhattan, prune fsm, full last iteration no, BPMX yes"."""
     tables = f" (tables {settings['tables']})" if settings["tables"] else ""
     searched = "".join(f", {_SETTING_WORDS.get(f, f.replace('_', ' '))} {settings[f]}"
-                       for f in SETTINGS_FIELDS[3:] if settings[f])
+                       for f in SEARCH_SETTING_FIELDS if settings[f])
     return f"{settings['algorithm']} + {settings['heuristic']}{tables}{searched}"
 
 

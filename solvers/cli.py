@@ -49,7 +49,7 @@ from solvers.make_instances import (
 )
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.reports import check_report_folder, write_report
-from solvers.search.registry import Search, all_options, informed_names, search_named, searches, takers
+from solvers.search.registry import Search, all_options, informed_names, names_listed, search_named, searches, takers
 from solvers.search.result import GAVE_UP, SOLVED, UNSOLVABLE
 from solvers.solve import solve
 from solvers.wording import count
@@ -101,7 +101,7 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
 
 
-BPMX_MODES = {"auto": None, "on": True, "off": False}  # the values of a "tristate" option
+TRISTATE_VALUES = {"auto": None, "on": True, "off": False}  # the values of a "tristate" option
 
 
 def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple[str, ...] | None = None,
@@ -109,17 +109,16 @@ def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple
     """Add the command-line options of the searches `offered` (each option once, its help naming
     the searches that take it when not all do): with `only`, just those, and never those of
     `without`. Every value defaults to None: not given (`search_options`)."""
-    names = [search.name for search in offered]
     options = {option.name: option for search in offered for option in search.options}
     for name, option in options.items():
         if option.kind == "object" or (only is not None and name not in only) or name in without:
             continue
-        taking = [n for n in names if search_named(n).takes(name)]
-        help_text = option.help + ("" if taking == names else f" ({', '.join(taking)})")
+        taking = [search.name for search in offered if search.takes(name)]
+        help_text = option.help + ("" if len(taking) == len(offered) else f" ({', '.join(taking)})")
         if option.kind == "switch":
             parser.add_argument(option.flag, action="store_true", default=None, help=help_text)
         elif option.kind == "tristate":
-            parser.add_argument(option.flag, choices=list(BPMX_MODES), help=help_text)
+            parser.add_argument(option.flag, choices=list(TRISTATE_VALUES), help=help_text)
         elif option.kind == "choice":
             parser.add_argument(option.flag, choices=option.choices, help=help_text)
         else:
@@ -133,7 +132,7 @@ def search_options(args) -> dict:
     for name, option in all_options().items():
         value = getattr(args, name, None)
         if option.kind == "tristate":
-            value = BPMX_MODES[value] if value is not None else None
+            value = TRISTATE_VALUES[value] if value is not None else None
         if value is not None:
             given[name] = value
     return given
@@ -150,7 +149,7 @@ def _solve_puzzle(args) -> int:
     heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
     search = search_named(args.algorithm)
     if (args.scheduler or args.cluster) and not search.takes("executor"):
-        raise InputError(f"--scheduler and --cluster split the search of {' and '.join(takers('executor'))} only")
+        raise InputError(f"--scheduler and --cluster split the search of {names_listed(takers('executor'))} only")
     given = search_options(args)
     with cluster_from_options(args, args.threads or 1) as client:
         if client is not None:

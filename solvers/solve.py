@@ -7,7 +7,7 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic, from_spec
 from solvers.puzzle import Puzzle
-from solvers.search.registry import checked_options, given_options, search_named, takers
+from solvers.search.registry import checked_options, given_options, names_listed, search_named, takers
 from solvers.search.result import SearchResult, checked_start
 
 MAX_NODE_LIMIT = (1 << 62) - 1
@@ -37,7 +37,8 @@ def solve(
     _check_limits(given)
     if client is not None:
         if not search.takes("executor"):
-            raise InputError(f"a Dask cluster splits the search of {', '.join(takers('executor'))} only, not of {algorithm}")
+            raise InputError(f"a Dask cluster splits the search of {names_listed(takers('executor'))} only, "
+                             f"not of {algorithm}")
         if "executor" in given:
             raise InputError("give a Dask client or an executor, not both")
         from solvers.distributed import ClusterExecutor  # the Dask extra, only when a cluster is used

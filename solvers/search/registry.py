@@ -169,11 +169,12 @@ def checked_options(search: Search, given: dict) -> dict:
     options = all_options()
     for name in given:
         if not search.takes(name):
-            raise InputError(f"{options[name].refusal} to {_listed(takers(name))} only, not to {search.name}")
+            raise InputError(f"{options[name].refusal} to {names_listed(takers(name))} only, not to {search.name}")
     return given
 
 
-def _listed(names: list[str]) -> str:
+def names_listed(names: list[str]) -> str:
+    """Names in words: "ida", "ida and astar", "ida, astar and wastar"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
