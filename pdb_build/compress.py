@@ -22,7 +22,7 @@ that layout, so a lookup computes the same block and order as for an uncompresse
   parity of that number's difference from the goal's, and neighbouring entries differ in
   parity. Given the parent's value v, the child's is v - 1 or v + 1, and bit 1 tells them
   apart (they differ by two). The searches carry each instance's value from parent to child;
-  a search's first state is decoded by walking down to the goal (solvers/heuristics/pdb_packed.py). This is
+  a search's first state is decoded by walking down to the goal (solvers/heuristics/pdb_encoded.py). This is
   the 1 bit per entry of Clausecker and Reinefeld (SoCS 2019). Plain tables do not have the
   property (where pattern tiles wall cells off, one move can change the minimum over the
   blank's regions by several; see verify.py), so `delta` refuses them.

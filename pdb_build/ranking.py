@@ -26,7 +26,7 @@ import numpy as np
 
 from solvers.bits import trailing_zeros
 from solvers.errors import InputError
-from solvers.jit import kernel
+from solvers.jit import inline_kernel, kernel
 
 RANKING_SCHEME = "map-colex*order-lex"
 MAX_CELLS = 64
@@ -55,9 +55,11 @@ def check_pattern_size(n_cells: int, k: int) -> None:
         raise InputError(f"a board of {n_cells} cells cannot hold a pattern of {k} tiles and the blank")
 
 
-@kernel
+@inline_kernel
 def cell_set_rank(mask, binomials):
-    """Colex rank of the set of cells in `mask`, one step per occupied cell."""
+    """Colex rank of the set of cells in `mask`, one step per occupied cell. Inlined: a call
+    from a search's per-node lookup, given an array just read out of a kind's data, kept
+    numba's reference counting of that array in the loop."""
     rank = 0
     j = 0
     while mask != 0:

@@ -1,5 +1,5 @@
 """bench_region_lookup.py -- the blank's region for a zero-aware lookup: the precomputed table
-(abstraction.region_layout, what solvers/heuristics/pdb_packed.py uses) against a bit-board flood fill, on 4x4.
+(abstraction.region_layout, what solvers/heuristics/pdb_read.py uses) against a bit-board flood fill, on 4x4.
 
 A microbenchmark, not a search: ns per (map rank + region) over 2 M random (placement, blank)
 pairs, after checking that the flood fill numbers regions as the table does (by lowest cell).

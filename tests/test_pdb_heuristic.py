@@ -81,7 +81,7 @@ def test_files_that_share_a_pattern_share_its_table_and_give_the_same_values(fil
     sizes = {p: t.size for path in (paths["3-3-2"], other) for p, t in zip(
         load_partition(path, puzzle).partition.patterns, load_partition(path, puzzle).tables)}
     assert len(sizes) == 5  # (1,2,5) is in both files
-    assert merged.terms[0].data.tables.size == sum(sizes.values())
+    assert merged.terms[0].data.reader.tables.size == sum(sizes.values())
 
 
 @pytest.mark.parametrize("spec", ["4-4", "4-4+reflect"])

@@ -217,10 +217,10 @@ def test_a_maximum_of_zero_aware_partitions_reads_lazily_and_stays_exact(tmp_pat
              for number, patterns in enumerate(partitions)]
     heuristic = from_spec(puzzle, "max(" + ", ".join(f"pdb:{path}+reflect" for path in paths) + ")")
     data = heuristic.terms[0].data
-    assert type(data).__name__ == "LazyLookups"
-    assert len(data.instance_pattern) == 2 * (sum(map(len, partitions)) - 1)  # (1, 2, 3, 4) held once per view
+    assert type(data.lookups).__name__ == "LazyLookups"
+    assert len(data.instances.instance_pattern) == 2 * (sum(map(len, partitions)) - 1)  # (1, 2, 3, 4) held once per view
     held = heuristic.terms[0].databases  # in the term's shared memory only, and so are the loaded files
-    assert all(np.shares_memory(table, data.tables) for database in held for table in database.tables)
+    assert all(np.shares_memory(table, data.reader.tables) for database in held for table in database.tables)
     assert all(any(loaded(path, puzzle) is database for database in held) for path in paths)
     exact = distances(3, 3, BLANK_FIRST_3X3)
     states = list(exact)[::5]

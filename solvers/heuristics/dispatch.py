@@ -23,7 +23,9 @@ A kind registers kernels for its data class (`register_kind`):
         caller must neither expand the child nor evaluate its children).
 
 A kind gives `start` and one of the other two: `child` is then `child_at_least` with
-`enough` = NO_LIMIT, or `child_at_least` is `child`. IDA* asks for h at least the value from
+`enough` = NO_LIMIT, or `child_at_least` is `child`. A *composed* kind, whose kernels depend
+on the classes of its data's members (a PDB lookup: its reader and its evaluation), registers a
+factory instead (`register_composed_kind`), called once per Shape of data. IDA* asks for h at least the value from
 which a child is cut off and cannot lower the next bound, so a maximum over many lookups
 stops at the first lookup that cuts the child (depth_first.py). Only the top-level maximum
 stops early: every member of a sum is evaluated exactly (a sum reaches `enough` only when
@@ -40,9 +42,11 @@ Python through the registry.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
 from numba.extending import overload
 
 from solvers.jit import inline_kernel
@@ -73,7 +77,31 @@ class _Kernels(NamedTuple):
     child_at_least: object
 
 
-_KINDS: dict[type, _Kernels] = {}
+class Shape(NamedTuple):
+    """A kind's data class and the shapes of its NamedTuple members, by field: what the kernels
+    of a composed kind (register_composed_kind) are chosen by."""
+
+    kind: type
+    members: tuple  # (field name, Shape) pairs
+
+    def member(self, name: str) -> Shape:
+        return dict(self.members)[name]
+
+
+def shape_of(data) -> Shape:
+    """The shape of a kind's data (a NamedTuple instance)."""
+    return Shape(type(data), tuple((name, shape_of(value)) for name, value in zip(data._fields, data)
+                                   if hasattr(value, "_fields")))
+
+
+def shape_of_type(data_type) -> Shape:
+    """The shape of a kind's data from its numba type (a NamedTuple type)."""
+    return Shape(data_type.instance_class, tuple(
+        (name, shape_of_type(member)) for name, member in zip(data_type.fields, data_type.types)
+        if isinstance(member, types.BaseNamedTuple)))
+
+
+_KINDS: dict[type, object] = {}  # data class -> its kernels' factory: Shape -> _Kernels
 NO_LIMIT = np.iinfo(np.int64).max  # `enough` of a child evaluated to its exact h
 
 
@@ -81,6 +109,23 @@ def register_kind(data_class: type, start, child=None, child_at_least=None) -> N
     """Make `data_class` (a NamedTuple of arrays and scalars) a kind evaluated by the numba
     kernels `start` and `child` or `child_at_least` (or both; signatures in the module
     docstring): the one not given is derived from the other."""
+    kernels = _completed(data_class, start, child, child_at_least)
+    _KINDS[data_class] = lambda shape: kernels
+
+
+def register_composed_kind(data_class: type, kernels_for) -> None:
+    """Make `data_class` a kind whose kernels depend on the classes of its members (a PDB
+    evaluation over any reader, a view over any lookup): `kernels_for(shape)` returns (start,
+    child, child_at_least) for data of that Shape, one of the last two None as in register_kind;
+    it is called once per shape."""
+    @functools.cache
+    def kernels(shape: Shape) -> _Kernels:
+        return _completed(data_class, *kernels_for(shape))
+
+    _KINDS[data_class] = kernels
+
+
+def _completed(data_class: type, start, child, child_at_least) -> _Kernels:
     if child is None and child_at_least is None:
         raise TypeError(f"{data_class.__name__}: a kind needs child or child_at_least")
     if child is None:
@@ -93,20 +138,22 @@ def register_kind(data_class: type, start, child=None, child_at_least=None) -> N
             return child(data, board, position, scratch, row, column, tile, source, target)
 
         child_at_least = inline_kernel(child_at_least)
-    _KINDS[data_class] = _Kernels(start, child, child_at_least)
+    return _Kernels(start, child, child_at_least)
 
 
-def _kernels_of(data_class: type) -> _Kernels:
+def kernels_of(shape: Shape) -> _Kernels:
+    """The kernels of data of `shape` (a wrapper kind calls its member's through them)."""
     try:
-        return _KINDS[data_class]
+        factory = _KINDS[shape.kind]
     except KeyError:
-        raise TypeError(f"{data_class.__name__} is not a registered heuristic kind") from None
+        raise TypeError(f"{shape.kind.__name__} is not a registered heuristic kind") from None
+    return factory(shape)
 
 
 def _value(node, kernel, arguments):
     """The value of `node` by the kind kernels `kernel` (start or child) of its leaves."""
     if isinstance(node, Leaf):
-        return getattr(_kernels_of(type(node.data)), kernel)(node.data, *arguments[:4], node.column, *arguments[4:])
+        return getattr(kernels_of(shape_of(node.data)), kernel)(node.data, *arguments[:4], node.column, *arguments[4:])
     values = [_value(member, kernel, arguments) for member in node.members]
     return sum(values) if isinstance(node, SumNode) else max(values)
 
@@ -131,7 +178,7 @@ def h_child_at_least(leaves, board, position, scratch, row, tile, source, target
     best = 0
     for node in leaves:
         if isinstance(node, Leaf):
-            value = _kernels_of(type(node.data)).child_at_least(node.data, board, position, scratch, row, node.column,
+            value = kernels_of(shape_of(node.data)).child_at_least(node.data, board, position, scratch, row, node.column,
                                                                tile, source, target, enough)
         else:
             value = _value(node, "child", (board, position, scratch, row, tile, source, target))
@@ -167,7 +214,7 @@ def _maximum_over_leaves(kernel: str, node_types):
         node_class = node_type.instance_class
         if node_class is Leaf:
             name = f"kernel_{len(namespace)}"
-            namespace[name] = getattr(_kernels_of(node_type.types[0].instance_class), which)
+            namespace[name] = getattr(kernels_of(shape_of_type(node_type.types[0])), which)
             spread = _ARGUMENTS[which].replace("row", f"row, {access}.column", 1)
             return f"{name}({access}.data, {spread})"
         if node_class not in (SumNode, MaxNode):

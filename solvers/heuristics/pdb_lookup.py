@@ -1,4 +1,4 @@
-"""pdb_lookup.py -- pattern-database lookups as heuristic kinds: the arrays their kernels read.
+"""pdb_lookup.py -- pattern-database lookups as heuristic kinds: a term's lookups laid out as composed kernel data.
 
 A PDB term (pdb_terms.py) is a maximum over *lookups*; a lookup is the sum over its
 *instances*, each the value of one pattern's table for the tiles' current cells in the
@@ -9,14 +9,19 @@ mirrored state is exactly as far from the goal as the state itself when the goal
 on the diagonal, so every lookup stays admissible, and so does the maximum. With `+dual` they
 are repeated on the dual state (pdb_dual.py).
 
-This module lays a term's lookups out as the arrays of the kind that reads them fastest, one
-module per kind: pdb_plain.py (plain uncompressed tables), pdb_packed.py (any mix of plain,
-zero-aware and compressed tables), pdb_lazy.py (a maximum over many lookups of zero-aware
-uncompressed tables, read lazily), their dual (pdb_dual.py) and random (pdb_random.py)
-variants; pdb_rank.py holds the ranking and sums they share. Zero-aware values count moves of
-pattern tiles only, as plain ones do: they add up across disjoint patterns and mix with plain
-files in `sum(...)` and `max(...)`. The tables of several files are held once (a table that
-several files hold, as in a catalogue of partitions, is stored once).
+Four choices, each made once here and written once in its own module:
+- the *reader* (pdb_read.py, pdb_encoded.py): plain or zero-aware uncompressed tables, or any
+  mix of kinds and encodings; it reads one instance (pdb_rank.py ranks its placement);
+- the *evaluation*: every lookup kept up to date (pdb_eager.py), or a maximum over many lookups
+  of exact tables read lazily (pdb_lazy.py); a reader and an evaluation make a PdbMax
+  (pdb_kind.py);
+- the *view*: regular and reflected lookups are instances' cell maps; dual lookups wrap the
+  others (pdb_dual.py);
+- the *combiner*: the maximum, or one lookup chosen per state (pdb_random.py).
+Zero-aware values count moves of pattern tiles only, as plain ones do: they add up across
+disjoint patterns and mix with plain files in `sum(...)` and `max(...)`. The tables of several
+files are held once (a table that several files hold, as in a catalogue of partitions, is
+stored once).
 """
 
 from __future__ import annotations
@@ -31,17 +36,21 @@ from pdb_build.compress import NONE
 from pdb_build.pages import table_memory
 from pdb_build.ranking import MAX_PATTERN, binomial_table
 from pdb_build.store import PLAIN, ZERO_AWARE, PatternDatabase
-from solvers.heuristics.pdb_dual import DualPackedLookups, DualPdbLookups
-from solvers.heuristics.pdb_lazy import LazyLookups
-from solvers.heuristics.pdb_packed import PackedLookups
-from solvers.heuristics.pdb_plain import PdbLookups
-from solvers.heuristics.pdb_random import RandomPackedLookups, RandomPdbLookups
+from solvers.heuristics.pdb_dual import DualLookups, WithDual
+from solvers.heuristics.pdb_eager import Lookups, eager_width
+from solvers.heuristics.pdb_encoded import Board, EncodedTables, Encoding
+from solvers.heuristics.pdb_kind import PdbMax
+from solvers.heuristics.pdb_lazy import LazyLookups, lazy_width
+from solvers.heuristics.pdb_random import RandomChoice
+from solvers.heuristics.pdb_rank import Index, Instances
+from solvers.heuristics.pdb_read import PlainTables, Regions, ZeroAwareTables
 from solvers.puzzle import Puzzle
 
 IDENTITY, REFLECTED, DUAL, DUAL_REFLECTED = "identity", "reflected", "dual", "dual-reflected"
+DUAL_VIEWS = (DUAL, DUAL_REFLECTED)
 ZOBRIST_SEED = 20050730  # the random lookup's hash keys: the same in every process
-# LazyLookups pays from three lookups on: 30 % faster with a catalogue's 14, 9 % slower with one
-# partition and its reflection, whose second lookup is rarely skipped (BENCHMARKS.md)
+# LazyMax pays from three lookups on: faster with a catalogue's many, slower with one partition
+# and its reflection, whose second lookup is rarely skipped (BENCHMARKS.md)
 LAZY_FROM = 2
 
 
@@ -63,120 +72,129 @@ class Lookup(NamedTuple):
 def term_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...],
               random: bool = False) -> tuple[tuple, int, tuple[PatternDatabase, ...]]:
     """(a kind's data, its scratch width, the databases as the data holds them) of a term whose
-    value is the maximum over `lookups` (the dual ones last), or with `random` one of them
-    chosen per state."""
-    data = _lookup_data(puzzle, databases, lookups, lazy=not random)
+    value is the maximum over `lookups`, or with `random` one of the regular and reflected ones
+    chosen per state. The evaluation is LazyMax where there are more than LAZY_FROM regular
+    lookups, every table is zero-aware and uncompressed and not `random` (which reads a lookup
+    that the maximum may have left unread), else every lookup kept up to date (PdbMax with
+    LazyLookups or Lookups); with `random` a RandomChoice, and dual lookups wrap it (WithDual)."""
+    tables, table_offset = _shared_tables(databases)
     if len(databases) > 1:
-        databases = _held_in(databases, data.tables, data.table_offset)
+        databases = _held_in(databases, tables, table_offset)
+    reader = _reader(puzzle, databases, tables, table_offset)
+    patterns = [tuple(p) for d in databases for p in d.partition.patterns]
+    first_pattern = np.cumsum([0] + [len(d.partition.patterns) for d in databases])
+    views = _views(puzzle, lookups)
+    regular = [[int(first_pattern[d]) + p for d, p in lk.patterns] for lk in lookups if lk.view not in DUAL_VIEWS]
+    regular_views = [lk.view for lk in lookups if lk.view not in DUAL_VIEWS]
+    if not random and len(regular) > LAZY_FROM and isinstance(reader, ZeroAwareTables):
+        instances, evaluation = _lazy(views, regular_views, regular, patterns, table_offset)
+        width = lazy_width(instances)
+    else:
+        instances, lookup_start = _instances(views, regular_views, regular)
+        evaluation = Lookups(lookup_start, _affected(puzzle, instances, lookup_start, patterns))
+        width = eager_width(instances)
+    data = PdbMax(reader, instances, evaluation)
     if random:
         keys = np.random.default_rng(ZOBRIST_SEED).integers(0, 1 << 62, puzzle.n_cells ** 2, dtype=np.int64)
-        data = (RandomPdbLookups if isinstance(data, PdbLookups) else RandomPackedLookups)(*data, keys)
-    return data, _width(data), databases
+        data = RandomChoice(*data, keys)
+    dual = [[int(first_pattern[d]) + p for d, p in lk.patterns] for lk in lookups if lk.view in DUAL_VIEWS]
+    if dual:
+        dual_instances, lookup_start = _instances(views, [lk.view for lk in lookups if lk.view in DUAL_VIEWS], dual)
+        data = WithDual(*data, DualLookups(dual_instances, lookup_start,
+                                           np.array([puzzle.blank_goal_cell], dtype=np.int64)))
+    return data, width, databases
 
 
-def _width(data) -> int:
-    """The scratch columns of a kind's data: one per instance and the maximal lookup's, and
-    for LazyLookups one more per instance (its moves since it was read)."""
-    n_instances = len(data.instance_pattern)
-    return 2 * n_instances + 1 if isinstance(data, LazyLookups) else n_instances + 1
-
-
-def _lookup_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...],
-                 lazy: bool = True) -> tuple:
-    """The arrays (a kind's NamedTuple) of the fastest kind that reads `lookups`: LazyLookups
-    where there are more than LAZY_FROM lookups, every table is zero-aware and uncompressed, no
-    lookup is dual and `lazy` (not for a random lookup, which reads a lookup that the maximum
-    may have left unread), else PdbLookups where every table is plain and uncompressed, else
-    PackedLookups (with their dual variants)."""
-    n = puzzle.n_cells
-    first_pattern = np.cumsum([0] + [len(d.partition.patterns) for d in databases])
-    patterns = [p for d in databases for p in d.partition.patterns]
-    buffer, table_offset = _shared_tables(databases)
-    pattern_tiles = np.zeros((len(patterns), MAX_PATTERN), dtype=np.int64)
-    for i, pattern in enumerate(patterns):
-        pattern_tiles[i, : len(pattern)] = pattern
-    identity = np.arange(n, dtype=np.int64)
+def _views(puzzle: Puzzle, lookups: tuple[Lookup, ...]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(cell map, tile map) of every view that `lookups` read: a regular view reads tile u's
+    cell as cell_map[position[tile_map[u]]], a dual one reads the board, tile u's cell being
+    cell_map[goal_cell[board[goal_cell[tile_map[u]]]]]."""
+    identity = np.arange(puzzle.n_cells, dtype=np.int64)
     views = {IDENTITY: (identity, identity)}
     if any(lk.view in (REFLECTED, DUAL_REFLECTED) for lk in lookups):
         views[REFLECTED] = mirror_maps(puzzle)
     goal_cell = puzzle.goal_cell.astype(np.int64)
     for view, base in ((DUAL, IDENTITY), (DUAL_REFLECTED, REFLECTED)):
-        if base in views:  # read on the board: tile u's cell is cell_map[goal_cell[board[goal_cell[tile_map[u]]]]]
+        if base in views:
             cell_map, tile_map = views[base]
             views[view] = (cell_map[goal_cell], goal_cell[tile_map])
-    instance_pattern, lookup_start, lookup_tile, lookup_cell, affected = [], [0], [], [], []
-    for lookup in lookups:
-        cell_map, tile_map = views[lookup.view]
-        touched = np.full(n, -1, dtype=np.int64)
-        for database, number in lookup.patterns:
-            pattern = int(first_pattern[database]) + number
-            if lookup.view not in (DUAL, DUAL_REFLECTED):  # dual lookups are refreshed as a whole
-                for tile in patterns[pattern]:
-                    touched[tile_map[tile]] = len(instance_pattern)
-            instance_pattern.append(pattern)
-        lookup_start.append(len(instance_pattern))
-        lookup_tile.append(tile_map)
-        lookup_cell.append(cell_map)
-        affected.append(touched)
-    common = (
-        buffer, table_offset, pattern_tiles,
-        np.array([len(p) for p in patterns], dtype=np.int64),
-        np.array([math.factorial(len(p)) for p in patterns], dtype=np.int64),
-        binomial_table(n), np.array(instance_pattern, dtype=np.int64), np.array(lookup_start, dtype=np.int64),
-        np.stack(lookup_tile), np.stack(lookup_cell), np.stack(affected),
-    )
-    plain = all(d.table_kind == PLAIN and d.compression == NONE for d in databases)
-    if not any(lk.view in (DUAL, DUAL_REFLECTED) for lk in lookups):
-        if lazy and len(lookups) > LAZY_FROM and all(
-                d.table_kind == ZERO_AWARE and d.compression == NONE for d in databases):
-            return _lazy_lookups(lookups, views, first_pattern, patterns, common, _region_arrays(databases))
-        if plain:
-            return PdbLookups(*common)
-        return PackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
-                             *_board_arrays(puzzle))
-    first_dual = [i for i, lk in enumerate(lookups) if lk.view in (DUAL, DUAL_REFLECTED)][0]  # _term sorts them last
-    dual = (np.array([first_dual], dtype=np.int64), np.array([puzzle.blank_goal_cell], dtype=np.int64))
-    if plain:
-        return DualPdbLookups(*common, *dual)
-    return DualPackedLookups(*common, *_region_arrays(databases), *_encoding_arrays(databases),
-                             *_board_arrays(puzzle), *dual)
+    return views
 
 
-def _lazy_lookups(lookups: tuple[Lookup, ...], views: dict, first_pattern: np.ndarray, patterns: list,
-                  common: tuple, regions: tuple) -> LazyLookups:
-    """LazyLookups from _lookup_data's arrays: an instance is one (view, table, pattern's tiles)."""
-    tables, table_offset, pattern_tiles, pattern_k, pattern_factorial, binomials = common[:6]
-    view_names = list(dict.fromkeys(lk.view for lk in lookups))
+def _instances(views: dict, lookup_views: list[str], lookups: list[list[int]]) -> tuple[Instances, np.ndarray]:
+    """(Instances, lookup_start) of lookups (each a list of pattern numbers) read in
+    `lookup_views`, one instance per pattern of a lookup."""
+    names = list(dict.fromkeys(lookup_views))
+    instance_pattern = [p for lookup in lookups for p in lookup]
+    instance_view = [names.index(v) for v, lookup in zip(lookup_views, lookups) for _ in lookup]
+    lookup_start = np.cumsum([0] + [len(lookup) for lookup in lookups])
+    return _instances_of(views, names, instance_pattern, instance_view), _array(lookup_start)
+
+
+def _instances_of(views: dict, names: list[str], instance_pattern: list[int], instance_view: list[int]) -> Instances:
+    return Instances(_array(instance_pattern), _array(instance_view), np.stack([views[v][1] for v in names]),
+                     np.stack([views[v][0] for v in names]))
+
+
+def _affected(puzzle: Puzzle, instances: Instances, lookup_start: np.ndarray, patterns: list) -> np.ndarray:
+    """Lookups.affected: affected[L, t] is lookup L's instance whose pattern holds the tile that
+    tile t is in its view (-1 for none)."""
+    affected = np.full((len(lookup_start) - 1, puzzle.n_cells), -1, dtype=np.int64)
+    for lookup in range(len(lookup_start) - 1):
+        for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
+            tile_map = instances.view_tile[instances.instance_view[instance]]
+            for tile in patterns[instances.instance_pattern[instance]]:
+                affected[lookup, tile_map[tile]] = instance
+    return affected
+
+
+def _lazy(views: dict, lookup_views: list[str], lookups: list[list[int]], patterns: list,
+          table_offset: np.ndarray) -> tuple[Instances, LazyLookups]:
+    """(Instances, LazyLookups) of `lookups`: an instance is one (view, table, pattern's tiles), held once."""
+    names = list(dict.fromkeys(lookup_views))
     index: dict[tuple, int] = {}
     instance_pattern, instance_view, lookup_start, lookup_instance = [], [], [0], []
-    for lookup in lookups:
-        view = view_names.index(lookup.view)
-        for database, number in lookup.patterns:
-            pattern = int(first_pattern[database]) + number
-            key = (view, int(table_offset[pattern]), tuple(patterns[pattern]))
+    for view_name, lookup in zip(lookup_views, lookups):
+        view = names.index(view_name)
+        for pattern in lookup:
+            key = (view, int(table_offset[pattern]), patterns[pattern])
             if key not in index:
                 index[key] = len(instance_pattern)
                 instance_pattern.append(pattern)
                 instance_view.append(view)
             lookup_instance.append(index[key])
         lookup_start.append(len(lookup_instance))
-    n = len(views[IDENTITY][0])
-    moved_by: list[list[int]] = [[] for _ in range(n)]
+    moved_by: list[list[int]] = [[] for _ in range(len(views[IDENTITY][0]))]
     for instance, (pattern, view) in enumerate(zip(instance_pattern, instance_view)):
-        tile_map = views[view_names[view]][1]
+        tile_map = views[names[view]][1]
         for tile in patterns[pattern]:
             moved_by[int(tile_map[tile])].append(instance)
-    _, region_start, region_offset, cell_start, region_of_cell = regions
+    return _instances_of(views, names, instance_pattern, instance_view), LazyLookups(
+        _array(lookup_start), _array(lookup_instance), _array(np.cumsum([0] + [len(m) for m in moved_by])),
+        _array([i for m in moved_by for i in m]))
 
-    def array(values):
-        return np.array(values, dtype=np.int64)
 
-    return LazyLookups(
-        tables, table_offset, pattern_tiles, pattern_k, pattern_factorial, binomials, array(instance_pattern),
-        array(instance_view), np.stack([views[v][1] for v in view_names]), np.stack([views[v][0] for v in view_names]),
-        array(lookup_start), array(lookup_instance), array(np.cumsum([0] + [len(m) for m in moved_by])),
-        array([i for m in moved_by for i in m]), region_start, region_offset, cell_start, region_of_cell,
-    )
+def _reader(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], tables: np.ndarray,
+            table_offset: np.ndarray) -> tuple:
+    """The fastest reader of the databases' tables: PlainTables where every table is plain and
+    uncompressed, ZeroAwareTables where every one is zero-aware and uncompressed, else
+    EncodedTables."""
+    patterns = [p for d in databases for p in d.partition.patterns]
+    pattern_tiles = np.zeros((len(patterns), MAX_PATTERN), dtype=np.int64)
+    for i, pattern in enumerate(patterns):
+        pattern_tiles[i, : len(pattern)] = pattern
+    index = Index(pattern_tiles, _array([len(p) for p in patterns]), _array([math.factorial(len(p)) for p in patterns]),
+                  binomial_table(puzzle.n_cells))
+    uncompressed = all(d.compression == NONE for d in databases)
+    if uncompressed and all(d.table_kind == PLAIN for d in databases):
+        return PlainTables(tables, table_offset, index)
+    if uncompressed and all(d.table_kind == ZERO_AWARE for d in databases):
+        return ZeroAwareTables(tables, table_offset, index, _regions(databases))
+    return EncodedTables(tables, table_offset, index, _regions(databases), _encoding(databases), _board(puzzle))
+
+
+def _array(values) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
 
 
 def _shared_tables(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -219,10 +237,9 @@ def _held_in(databases: tuple[PatternDatabase, ...], buffer: np.ndarray,
     return tuple(held)
 
 
-def _region_arrays(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, ...]:
-    """pattern_zero_aware, pattern_region_start, region_offset, pattern_cell_start and
-    region_of_cell of PackedLookups: one layout per pattern size, after a dummy entry that
-    plain patterns read."""
+def _regions(databases: tuple[PatternDatabase, ...]) -> Regions:
+    """The Regions of the databases' patterns: one layout per pattern size, after a dummy entry
+    that plain patterns read (EncodedTables)."""
     n_patterns = sum(len(d.partition.patterns) for d in databases)
     zero_aware, region_start, cell_start = (np.zeros(n_patterns, dtype=np.int64) for _ in range(3))
     offsets, cells, placed = [np.zeros(1, dtype=np.int64)], [np.zeros(1, dtype=np.int8)], {}
@@ -238,18 +255,18 @@ def _region_arrays(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, 
                 zero_aware[pattern] = 1
                 region_start[pattern], cell_start[pattern] = placed[len(tiles)]
             pattern += 1
-    return zero_aware, region_start, np.concatenate(offsets), cell_start, np.concatenate(cells)
+    return Regions(zero_aware, region_start, np.concatenate(offsets), cell_start, np.concatenate(cells))
 
 
-def _encoding_arrays(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, ...]:
-    """pattern_merge_shift, pattern_entry_shift and pattern_delta of PackedLookups."""
+def _encoding(databases: tuple[PatternDatabase, ...]) -> Encoding:
+    """The Encoding of the databases' patterns."""
     per_pattern = [d.compression for d in databases for _ in d.partition.patterns]
-    return tuple(np.array([getattr(c, name) for c in per_pattern], dtype=np.int64)
-                 for name in ("merge_shift", "entry_shift", "delta"))
+    return Encoding(*(np.array([getattr(c, name) for c in per_pattern], dtype=np.int64)
+                      for name in ("merge_shift", "entry_shift", "delta")))
 
 
-def _board_arrays(puzzle: Puzzle) -> tuple[np.ndarray, ...]:
-    """goal_cell, goal_blank, neighbours and colour of PackedLookups (for the walk down)."""
+def _board(puzzle: Puzzle) -> Board:
+    """The Board of the walk down (EncodedTables)."""
     colour = np.array([(c // puzzle.cols + c % puzzle.cols) % 2 for c in range(puzzle.n_cells)], dtype=np.int64)
-    return (puzzle.goal_cell.astype(np.int64), np.array([puzzle.blank_goal_cell], dtype=np.int64),
-            puzzle.neighbours.astype(np.int64), colour)
+    return Board(puzzle.goal_cell.astype(np.int64), np.array([puzzle.blank_goal_cell], dtype=np.int64),
+                 puzzle.neighbours.astype(np.int64), colour)

@@ -1,18 +1,42 @@
-"""pdb_rank.py -- what every PDB lookup kernel shares: the rank of a pattern's placement, and lookups' sums.
+"""pdb_rank.py -- the index of every PDB lookup: which cells an instance reads, and the rank of their placement.
 
-The kernels rank placements exactly as pdb_build/ranking.py does, without allocating, in one
-pass over a pattern's tiles from the last: the order's Lehmer digit of a tile is the number of
+An *instance* is one pattern read in one *view* of the state (regular, reflected, dual): tile
+u of the pattern is read on cell view_cell[v, position[view_tile[v, u]]], and the blank on
+view_cell[v, position[view_tile[v, 0]]] (the blank is its own image in every view). The
+kernels rank placements exactly as pdb_build/ranking.py does, without allocating, in one pass
+over a pattern's tiles from the last: the order's Lehmer digit of a tile is the number of
 later tiles' cells below its own, and the map rank comes from the cells' bit mask
-(cell_set_rank). A term's scratch holds one column per instance (a pattern read in one lookup),
-then the lookup that gave the maximum; a lookup's value is the sum of its instances' columns.
+(cell_set_rank).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from solvers.bits import bit_count
 from solvers.jit import inline_kernel
+
+
+class Index(NamedTuple):
+    """How the patterns' placements are ranked: pattern p has the pattern_k[p] tiles
+    pattern_tiles[p, :k] (k! = pattern_factorial[p]); binomials is cell_set_rank's table."""
+
+    pattern_tiles: np.ndarray
+    pattern_k: np.ndarray
+    pattern_factorial: np.ndarray
+    binomials: np.ndarray
+
+
+class Instances(NamedTuple):
+    """Instance i reads pattern instance_pattern[i] in view instance_view[i]; view v reads
+    tile u's cell as view_cell[v, position[view_tile[v, u]]]."""
+
+    instance_pattern: np.ndarray
+    instance_view: np.ndarray
+    view_tile: np.ndarray
+    view_cell: np.ndarray
 
 
 @inline_kernel
@@ -21,15 +45,19 @@ def bits_below(mask, cell):
 
 
 @inline_kernel
-def order_and_mask(instance, lookup, position, pattern_tiles, pattern_k, instance_pattern, lookup_tile, lookup_cell):
-    """(order rank, bit mask of the occupied cells) of `instance`'s tiles as `lookup` reads them."""
-    pattern = instance_pattern[instance]
+def order_and_mask(index, instances, instance, position):
+    """(order rank, bit mask of the occupied cells) of `instance`'s tiles as its view reads them."""
+    pattern_tiles = index.pattern_tiles
+    view_tile = instances.view_tile
+    view_cell = instances.view_cell
+    pattern = instances.instance_pattern[instance]
+    view = instances.instance_view[instance]
     mask = np.int64(0)  # the cells of the tiles after tile i, then of all
     order_rank = 0
     weight = 1  # (k - 1 - i)!
-    k = pattern_k[pattern]
+    k = index.pattern_k[pattern]
     for i in range(k - 1, -1, -1):
-        cell = lookup_cell[lookup, position[lookup_tile[lookup, pattern_tiles[pattern, i]]]]
+        cell = view_cell[view, position[view_tile[view, pattern_tiles[pattern, i]]]]
         order_rank += bits_below(mask, cell) * weight
         weight *= k - i
         mask |= np.int64(1) << cell
@@ -37,47 +65,20 @@ def order_and_mask(instance, lookup, position, pattern_tiles, pattern_k, instanc
 
 
 @inline_kernel
-def combine(lookup_start, scratch, row, column):
-    """The maximum over the lookups of the sum of their instances' values in scratch[row]."""
-    best = 0
-    for lookup in range(lookup_start.shape[0] - 1):
-        best = max(best, lookup_total(lookup, lookup_start, scratch, row, column))
-    return best
+def blank_cell(instances, instance, position):
+    """The blank's cell as `instance`'s view reads it."""
+    view = instances.instance_view[instance]
+    return instances.view_cell[view, position[instances.view_tile[view, 0]]]
 
 
 @inline_kernel
-def combine_and_mark(lookup_start, scratch, row, column):
-    """combine, and the first lookup that gives the maximum written after the instances'
-    columns (the lookup a child tries first: the one most likely to cut it off)."""
-    best = 0
-    best_lookup = 0
-    for lookup in range(lookup_start.shape[0] - 1):
-        total = lookup_total(lookup, lookup_start, scratch, row, column)
-        if total > best:
-            best = total
-            best_lookup = lookup
-    scratch[row, column + lookup_start[lookup_start.shape[0] - 1]] = best_lookup
-    return best
-
-
-@inline_kernel
-def lookup_total(lookup, lookup_start, scratch, row, column):
-    """The sum of `lookup`'s instances' values in scratch[row]."""
-    total = 0
-    for instance in range(lookup_start[lookup], lookup_start[lookup + 1]):
-        total += scratch[row, column + instance]
-    return total
-
-
-@inline_kernel
-def copy_parent(scratch, row, column, width):
-    for instance in range(width):
-        scratch[row + 1, column + instance] = scratch[row, column + instance]
-
-
-@inline_kernel
-def first_lookup(scratch, row, column, n_instances, n_lookups):
-    """The lookup that gave the maximum at scratch[row] (0 if it names none of the first
-    `n_lookups`)."""
-    first = scratch[row, column + n_instances]
-    return first if 0 <= first < n_lookups else 0
+def order_of(cells, k):
+    """The order rank of tiles on `cells` (as order_and_mask computes it)."""
+    mask = np.int64(0)
+    order_rank = 0
+    weight = 1
+    for i in range(k - 1, -1, -1):
+        order_rank += bits_below(mask, cells[i]) * weight
+        weight *= k - i
+        mask |= np.int64(1) << cells[i]
+    return order_rank
