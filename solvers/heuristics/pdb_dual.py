@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from solvers.heuristics.dispatch import register_composed_kind
+from solvers.heuristics.dispatch import NO_LIMIT, register_composed_kind
 from solvers.heuristics.pdb_kind import Evaluation, evaluation_of
 from solvers.heuristics.pdb_rank import Instances
 from solvers.heuristics.pdb_read import reader_kernels
@@ -45,7 +45,8 @@ class WithDual(NamedTuple):
 @functools.cache
 def dual_kernels(reader_class: type, evaluation: Evaluation) -> tuple:
     """(start, child, child_at_least) of WithDual over a reader of `reader_class` and the
-    regular lookups' `evaluation` (child derived)."""
+    regular lookups' `evaluation` (child written out: derived, it cost numba's reference
+    counting of the data at every node)."""
     value = reader_kernels(reader_class).start_value
     fill, update = evaluation
 
@@ -69,15 +70,23 @@ def dual_kernels(reader_class: type, evaluation: Evaluation) -> tuple:
         return h
 
     @inline_kernel
-    def child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
+    def child(data, board, position, scratch, row, column, tile, source, target):
         """`source` is the blank's cell after the move."""
+        reader, instances, lookups, dual = data
+        h = update(reader, instances, lookups, position, scratch, row, column, tile, NO_LIMIT)
+        if source == dual.blank_home[0]:
+            h = max(h, dual_value(reader, dual, board))
+        return h
+
+    @inline_kernel
+    def child_at_least(data, board, position, scratch, row, column, tile, source, target, enough):
         reader, instances, lookups, dual = data
         h = update(reader, instances, lookups, position, scratch, row, column, tile, enough)
         if source == dual.blank_home[0]:
             h = max(h, dual_value(reader, dual, board))
         return h
 
-    return start, None, child_at_least
+    return start, child, child_at_least
 
 
 register_composed_kind(WithDual, lambda shape: dual_kernels(shape.member("reader").kind, evaluation_of(shape)))
