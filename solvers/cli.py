@@ -188,6 +188,12 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     else:
         lines.append(f"length     {result.length}" + (" (optimal)" if result.optimal else " (not necessarily optimal)"))
         lines.append(f"moves      {result.moves or '(none: already the goal)'}")
+    if len(result.found) > 1:
+        lines.append("found      " + ", ".join(f"{length} moves at {seconds:.2f} s" for length, seconds in result.found))
+    if not result.optimal and result.lower_bound is not None:
+        within = f" (this solution is at most {result.suboptimality:.3f} times the shortest)" \
+            if result.suboptimality is not None else ""
+        lines.append(f"bound      the shortest solution has at least {result.lower_bound} moves{within}")
     how = f" (move pruning {searched['prune']}{', last iteration completed' if searched['full_last_iteration'] else ''})" \
         if "prune" in searched else ""
     lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{how}")

@@ -17,6 +17,10 @@ from solvers.instances import load_instances, packaged_sets
 ROOT = Path(__file__).resolve().parent.parent
 
 
+PACKAGED_SETS = ["deepcubea15-500", "deepcubea24-496", "deepcubea35-500", "deepcubea48-500", "hardest8-31", "korf100",
+                 "korf24-50", "random15-1000"]
+
+
 def test_the_checkout_reads_its_own_data_folder():
     assert data_folder() == ROOT / "data"
     assert preset_folder() == ROOT / "data" / "partitions"
@@ -24,10 +28,10 @@ def test_the_checkout_reads_its_own_data_folder():
 
 def test_packaged_sets_are_named_from_any_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert packaged_sets() == ["hardest8-31", "korf100", "korf24-50", "random15-1000"]
+    assert packaged_sets() == PACKAGED_SETS
     puzzle, instances = load_instances("hardest8-31")
     assert puzzle.board == "3x3" and [i.optimal for i in instances] == [31, 31]
-    with pytest.raises(InputError, match=r"cannot read instance file korf101: .*packaged sets: hardest8-31, korf100"):
+    with pytest.raises(InputError, match=r"cannot read instance file korf101: .*packaged sets: deepcubea15-500, "):
         load_instances("korf101")
 
 
@@ -77,7 +81,7 @@ def test_the_unpacked_wheel_finds_its_data_outside_the_checkout(wheel, tmp_path)
     assert done.returncode == 0, done.stderr
     folder, patterns, sets, n_korf, epilog = json.loads(done.stdout)
     assert folder == str(site / "tilepdb_data")
-    assert (len(patterns), sets, n_korf) == (2, ["hardest8-31", "korf100", "korf24-50", "random15-1000"], 100)
+    assert (len(patterns), sets, n_korf) == (2, PACKAGED_SETS, 100)
     assert f"Presets are read from {site / 'tilepdb_data' / 'partitions'}." in epilog
 
 
@@ -102,3 +106,25 @@ def test_published_columns_name_the_c_solvers_counts_per_instance():
     totals = [sum(columns[name][i] for i in easiest) for name in ("kf-additive", "kf-zero-aware", "small-zero-aware")]
     assert [round(t / 1e10, 1) for t in totals] == [5.7, 3.7, 1.4]
 
+
+
+@pytest.mark.parametrize("name, board, optimal_mean, deepcubea_mean", [
+    ("deepcubea15-500", "4x4", 52.022, 52.022), ("deepcubea24-496", "5x5", 89.411, 89.415),
+    ("deepcubea35-500", "6x6", None, 124.652), ("deepcubea48-500", "7x7", None, 255.670)])
+def test_deepcubeas_sets_hold_its_published_means(name, board, optimal_mean, deepcubea_mean):
+    """DeepCubeA's test sets (Agostinelli et al. 2019): the means of the stored optimal lengths and
+    of DeepCubeA's own lengths as published, every state solvable, and DeepCubeA never shorter
+    than the optimum."""
+    from solvers.instances import published_counts
+
+    puzzle, instances = load_instances(name)
+    theirs = published_counts(f"{name}-deepcubea-lengths")
+    assert puzzle.board == board and len(theirs) == len(instances) == int(name.rsplit("-", 1)[1])
+    assert all(puzzle.is_solvable(instance.start) for instance in instances)
+    assert round(sum(theirs) / len(theirs), 3) == deepcubea_mean
+    if optimal_mean is None:
+        assert all(instance.optimal is None for instance in instances)
+    else:
+        optimal = [instance.optimal for instance in instances]
+        assert round(sum(optimal) / len(optimal), 3) == optimal_mean
+        assert all(t >= o for t, o in zip(theirs, optimal))

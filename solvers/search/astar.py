@@ -235,10 +235,11 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     began = time.perf_counter()
     (outcome, moves, expanded, generated, stored, raises), late = timed(kernel, (board, max_nodes, *fixed), stop,
                                                                        time_limit)
+    solution = moves_to_text(moves) if outcome == FOUND else None
     result = search_result(
         algorithm,
         heuristic.name,
-        moves_to_text(moves) if outcome == FOUND else None,
+        solution,
         optimal=heuristic.admissible and weights[0] == weights[1],
         nodes_expanded=expanded,
         nodes_generated=generated,
@@ -246,8 +247,19 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
         initial_h=initial_h,
         reason=f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} stored nodes reached",
         bpmx=(applies_bpmx, raises, 0),
+        admissible=heuristic.admissible,
+        proven=_weighted_bound(solution, weights),
     )
     return verified(puzzle, start, result)
+
+
+def _weighted_bound(solution: str | None, weights: tuple[int, int]) -> int:
+    """What a solution found on the priority a * g + b * h proves about the shortest length:
+    its length is at most b / a times the shortest (with an admissible h), so the shortest is at
+    least ceil(length * a / b); nothing without a solution or for a = 0 (greedy)."""
+    if solution is None or weights[0] == 0:
+        return 0
+    return -(-len(solution) * weights[0] // weights[1])
 
 
 register(Search(

@@ -351,4 +351,6 @@ def deepening_search(
         reason=reason,
         iterations=tuple(passes),
         bpmx=(options.bpmx, int(totals[2]), int(totals[3])),
+        admissible=heuristic.admissible,
+        proven=passes[-1].bound if passes else 0,  # every shorter solution was ruled out by the passes before
     )

@@ -167,7 +167,8 @@ def parallel_ida_star(
         nodes_expanded=sum(p.nodes_expanded for p in passes), nodes_generated=sum(p.nodes_generated for p in passes),
         seconds=time.perf_counter() - began, initial_h=top[0].f,
         reason="" if solution is not None else _why_stopped(time_limit), iterations=tuple(passes),
-        bpmx=(applies_bpmx, *bpmx_counts),
+        bpmx=(applies_bpmx, *bpmx_counts), admissible=heuristic.admissible,
+        proven=passes[-1].bound if passes else 0,
     )
     return verified(puzzle, start, result)
 

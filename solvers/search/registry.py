@@ -27,6 +27,8 @@ SEARCH_MODULES = (
     "solvers.search.ida",
     "solvers.search.astar",
     "solvers.search.wastar",
+    "solvers.search.greedy",
+    "solvers.search.anytime",
     "solvers.search.uninformed",
 )
 

@@ -28,6 +28,12 @@ class SearchResult:
                      GAVE_UP (a node or time limit ended the search first)
     length, moves    the solution's number of moves and its U/D/L/R string (None unless SOLVED)
     optimal          whether the search guarantees that `length` is the shortest possible
+    lower_bound      a proven lower bound on the shortest length: `length` when optimal, else
+                     the most the search proved (h of the start at least; a weighted search's
+                     length over its weight; IDA*'s last bound); None where the heuristic may
+                     overestimate (nothing is proven) or the goal is unreachable
+    found            (length, seconds from the start) of each better solution in the order
+                     found: one for most searches, several for the anytime search
     nodes_expanded   nodes whose children were generated
     nodes_generated  children generated (after move pruning: see solvers/search/move_pruning.py)
     initial_h        the heuristic's value at the start state
@@ -53,14 +59,27 @@ class SearchResult:
     bpmx: bool = False
     bpmx_raises: int = 0
     bpmx_cutoffs: int = 0
+    lower_bound: int | None = None
+    found: tuple[tuple[int, float], ...] = field(default=())
 
     @property
     def solvable(self) -> bool:
         return self.status != UNSOLVABLE
 
+    @property
+    def suboptimality(self) -> float | None:
+        """The guaranteed bound on length / shortest length that the lower bound implies (1.0
+        for a proven optimum); None without a solution or a positive lower bound."""
+        if self.length is None or self.lower_bound is None:
+            return None
+        if self.lower_bound == self.length:
+            return 1.0
+        return self.length / self.lower_bound if self.lower_bound > 0 else None
+
     def to_dict(self) -> dict:
         record = asdict(self)
         record["solvable"] = self.solvable
+        record["suboptimality"] = self.suboptimality
         return record
 
 
@@ -104,9 +123,13 @@ def search_result(
     reason: str,
     iterations: tuple[Iteration, ...] = (),
     bpmx: tuple[bool, int, int] = (False, 0, 0),
+    admissible: bool = True,
+    proven: int = 0,
 ) -> SearchResult:
     """A SOLVED result for `solution` (a U/D/L/R string), or GAVE_UP with `reason` when it is None;
-    `bpmx` is (applied, raises, cutoffs)."""
+    `bpmx` is (applied, raises, cutoffs). With an `admissible` heuristic the lower bound is the
+    length when `optimal`, else the larger of `initial_h` and `proven` (what the search proved
+    about the shortest length)."""
     solved = solution is not None
     return SearchResult(
         SOLVED if solved else GAVE_UP,
@@ -124,4 +147,7 @@ def search_result(
         bpmx=bool(bpmx[0]),
         bpmx_raises=int(bpmx[1]),
         bpmx_cutoffs=int(bpmx[2]),
+        lower_bound=(len(solution) if solved and optimal else max(int(initial_h), int(proven))) if admissible
+        else None,
+        found=((len(solution), seconds),) if solved else (),
     )
