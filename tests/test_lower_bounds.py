@@ -41,6 +41,19 @@ def test_ida_giving_up_proves_its_last_bound(eight_puzzle_distances):
         assert result.lower_bound == result.iterations[-1].bound <= eight_puzzle_distances[state]
 
 
+def test_a_depth_limited_search_proves_only_what_its_pass_rules_out(eight_puzzle_distances):
+    """A solution found within the depth limit proves nothing beyond h (it need not be the
+    shortest); a pass that ends without one proves the shortest is longer than the limit."""
+    puzzle = Puzzle(3, 3)
+    for state in [s for s, d in sorted(eight_puzzle_distances.items()) if 8 <= d <= 14][:20]:
+        start = np.array(state, dtype=np.uint8)
+        shortest = eight_puzzle_distances[state]
+        found = solve(puzzle, start, "dfs", depth_limit=shortest + 6)
+        assert found.status == "solved" and found.lower_bound <= shortest <= found.length
+        none = solve(puzzle, start, "dfs", depth_limit=shortest - 2)
+        assert none.status == "gave_up" and none.lower_bound == shortest - 1
+
+
 @numba.njit
 def twice_hamming(board):
     """Twice a user's Hamming distance: a user's function, which may overestimate."""

@@ -315,11 +315,14 @@ def deepening_search(
         totals = np.zeros(4, dtype=np.int64)  # expanded, generated, BPMX raises and cutoffs
         solution = "" if puzzle.is_goal(board) else None
         reason = ""
+        proven = 0  # no solution is shorter than this
         while solution is None:
             budget = node_limit - int(totals[0]) if node_limit else 0
             if node_limit and budget <= 0:
                 reason = f"node limit of {node_limit:,} expanded nodes reached"
                 break
+            if only_bound is None:
+                proven = bound  # the passes before ruled every shorter solution out
             done = interruptible(run_pass, (puzzle, heuristic, board, bound, budget, stop, options), stop)
             totals += done[3:]
             passes.append(Iteration(bound, done.nodes_expanded, done.nodes_generated))
@@ -334,6 +337,7 @@ def deepening_search(
                 break
             if only_bound is not None or done.next_bound == NO_BOUND:
                 reason = f"no solution within {bound} moves"
+                proven = bound + 1  # a whole pass found none within the bound
                 break
             bound = done.next_bound
     finally:
@@ -352,5 +356,5 @@ def deepening_search(
         iterations=tuple(passes),
         bpmx=(options.bpmx, int(totals[2]), int(totals[3])),
         admissible=heuristic.admissible,
-        proven=passes[-1].bound if passes else 0,  # every shorter solution was ruled out by the passes before
+        proven=proven,
     )
