@@ -17,10 +17,9 @@ import numpy as np
 
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import bpmx_setting
 from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import GAVE_UP, SOLVED, SearchResult
-from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, weighted_astar
+from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, weight_settings, weighted_astar
 
 LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
 
@@ -73,6 +72,5 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
 register(Search(
     "anytime", "anytime: weighted A* from weight W, again with smaller weights while time is left, the best kept",
     anytime_search, informed=True, options=(WEIGHT, BPMX, NODE_LIMIT, TIME_LIMIT),
-    setting_fields=("weight", "bpmx"),
-    settings=lambda heuristic, options: {"weight": f"{options['weight']:g}", **bpmx_setting(heuristic, options)},
+    setting_fields=("weight", "bpmx"), settings=weight_settings,
 ))

@@ -39,8 +39,13 @@ def weighted_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
                       bpmx=bpmx)
 
 
+def weight_settings(heuristic: Heuristic, options: dict) -> dict:
+    """What a batch row records of a weighted search: its weight and whether BPMX applied."""
+    return {"weight": f"{options['weight']:g}", **bpmx_setting(heuristic, options)}
+
+
 register(Search(
     "wastar", "weighted A*: best first on g + W * h; a solution at most W times the shortest", weighted_astar,
     informed=True, options=(WEIGHT, BPMX, NODE_LIMIT, TIME_LIMIT), setting_fields=("weight", "bpmx"),
-    settings=lambda heuristic, options: {"weight": f"{options['weight']:g}", **bpmx_setting(heuristic, options)},
+    settings=weight_settings,
 ))
