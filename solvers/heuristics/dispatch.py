@@ -142,7 +142,7 @@ def _completed(data_class: type, start, child, child_at_least) -> _Kernels:
 
 
 def kernels_of(shape: Shape) -> _Kernels:
-    """The kernels of data of `shape` (a wrapper kind calls its member's through them)."""
+    """The kernels of data of `shape`."""
     try:
         factory = _KINDS[shape.kind]
     except KeyError:

@@ -49,7 +49,7 @@ from solvers.puzzle import Puzzle
 IDENTITY, REFLECTED, DUAL, DUAL_REFLECTED = "identity", "reflected", "dual", "dual-reflected"
 DUAL_VIEWS = (DUAL, DUAL_REFLECTED)
 ZOBRIST_SEED = 20050730  # the random lookup's hash keys: the same in every process
-# LazyMax pays from three lookups on: faster with a catalogue's many, slower with one partition
+# LazyLookups pay from three lookups on: faster with a catalogue's many, slower with one partition
 # and its reflection, whose second lookup is rarely skipped (BENCHMARKS.md)
 LAZY_FROM = 2
 
@@ -72,11 +72,12 @@ class Lookup(NamedTuple):
 def term_data(puzzle: Puzzle, databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, ...],
               random: bool = False) -> tuple[tuple, int, tuple[PatternDatabase, ...]]:
     """(a kind's data, its scratch width, the databases as the data holds them) of a term whose
-    value is the maximum over `lookups`, or with `random` one of the regular and reflected ones
-    chosen per state. The evaluation is LazyMax where there are more than LAZY_FROM regular
-    lookups, every table is zero-aware and uncompressed and not `random` (which reads a lookup
-    that the maximum may have left unread), else every lookup kept up to date (PdbMax with
-    LazyLookups or Lookups); with `random` a RandomChoice, and dual lookups wrap it (WithDual)."""
+    value is the maximum over `lookups` (in any order), or with `random` one of the regular and
+    reflected ones chosen per state. The data is a PdbMax whose regular and reflected lookups are
+    read lazily (LazyLookups) where there are more than LAZY_FROM of them, every table is
+    zero-aware and uncompressed and not `random` (which reads a lookup that the maximum may have
+    left unread), else kept up to date (Lookups); with `random` a RandomChoice; dual lookups wrap
+    either (WithDual)."""
     tables, table_offset = _shared_tables(databases)
     if len(databases) > 1:
         databases = _held_in(databases, tables, table_offset)

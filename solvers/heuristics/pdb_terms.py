@@ -185,7 +185,6 @@ def _renumbered(terms: list[PdbTerm]) -> tuple[tuple[PatternDatabase, ...], list
 
 
 def _term(puzzle, databases, lookups, name, spec, random=False) -> PdbTerm:
-    lookups = tuple(sorted(lookups, key=lambda lk: lk.view in (DUAL, DUAL_REFLECTED)))  # the dual ones last
     data, width, databases = term_data(puzzle, databases, lookups, random)
     provenance = tuple((str(d.path.resolve()), d.checksum) for d in databases)
     additive = all(lk.view == IDENTITY for lk in lookups) and all(d.cost_model == ADDITIVE for d in databases)
