@@ -43,8 +43,10 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     began = time.perf_counter()
     best: SearchResult | None = None
     bound, found, expanded, generated = 0, [], 0, 0
+    result: SearchResult | None = None
     for run_weight in weights_from(weight):
-        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+        # the first run has the whole limit (a limit shorter than the set-up before it still runs it)
+        left = time_limit if time_limit is None or result is None else time_limit - (time.perf_counter() - began)
         if left is not None and left <= 0:
             break
         result = weighted_astar(puzzle, start, heuristic, weight=run_weight, node_limit=node_limit, time_limit=left,
