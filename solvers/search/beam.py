@@ -1,0 +1,204 @@
+"""beam.py -- beam search (Bisiani 1987): breadth first, each layer cut to the K children of least h.
+
+Breadth-first beam search with duplicate detection, as in Zhou & Hansen's beam-stack search
+(2005): the children of one layer's nodes that no earlier layer holds (nor an earlier child of
+the same layer) are ordered by h, ties in the order generated, and the first K (the beam
+width) are stored as the next layer. The search ends at the first layer with the goal among
+its children (tested as each child is generated), when a layer has no children left (the beam
+emptied: a wider beam may still find a solution), or at the node or time limit. Memory grows
+with K times the depth, not with the size of the search space. A search that never cut a layer
+was breadth-first search, and its solution is the shortest; otherwise the solution has no bound
+on its length, and the result's lower bound is h of the start.
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.heuristics import Heuristic
+from solvers.heuristics.dispatch import h_child, h_start
+from solvers.jit import kernel
+from solvers.moves import slide
+from solvers.puzzle import Puzzle
+from solvers.search.astar import DEFAULT_MAX_NODES, INITIAL_CAPACITY
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
+from solvers.search.interrupt import timed
+from solvers.search.node_store import (
+    EMPTY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
+    same_code, unpack,
+)
+from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
+from solvers.search.result import (
+    SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
+)
+
+DEFAULT_BEAM_WIDTH = 1000
+# a stored node keeps its parent and move; a child of the layer being built keeps them too, with
+# its h and its place in the order, and counts against the node limit until the layer is stored
+BYTES_PER_NODE = 8 + 1 + 8 + 8
+
+
+@kernel
+def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout):
+    """Beam search of width `width` from `start` (see the module docstring): each layer is
+    stored in the order of h, ties in the order generated. At most `max_nodes` nodes are held,
+    stored ones and the children of the layer being built together; setting stop[0] (from
+    another thread) ends it within STOP_CHECK_INTERVAL expansions.
+
+    `layout` is the board's node_store.Packing.
+
+    Returns (outcome, moves, nodes_expanded, nodes_generated, truncated): FOUND when a child is
+    the goal, EXHAUSTED when a layer has no children left, LIMIT_REACHED at the node limit or
+    on stop; `truncated` says whether some layer had more than `width` children.
+    """
+    bits, per_word, words = layout
+    capacity = INITIAL_CAPACITY
+    codes = np.empty((capacity, words), dtype=np.uint64)
+    parent = np.empty(capacity, dtype=np.int64)
+    move = np.empty(capacity, dtype=np.int8)
+    board = start.copy()
+    pack(board, bits, per_word, codes, 0)
+    parent[0] = NO_PARENT
+    move[0] = -1
+    index = new_index(capacity)
+    index = insert(index, codes, 0, find(index, codes, codes, 0)[1], 1)
+    goal_code = np.empty((1, words), dtype=np.uint64)
+    pack(goal, bits, per_word, goal_code, 0)
+    if same_code(codes, 0, goal_code, 0):
+        return FOUND, np.empty(0, dtype=np.int8), 0, 0, False
+    # the children of the layer being built (a state reached twice in one layer is kept once)
+    room = INITIAL_CAPACITY
+    child_codes = np.empty((room, words), dtype=np.uint64)
+    child_parent = np.empty(room, dtype=np.int64)
+    child_move = np.empty(room, dtype=np.int8)
+    child_h = np.empty(room, dtype=np.int64)
+    scratch = np.zeros((2, n_columns), dtype=np.int64)
+    position = np.zeros(board.shape[0], dtype=np.int64)
+    n_nodes = 1
+    layer_start = 0
+    expanded = 0
+    generated = 0
+    truncated = False
+    while True:
+        n_children = 0
+        # an index of this layer's children, sized to the layer (clearing one sized to the
+        # largest layer at every layer would cost a narrow beam most of its time)
+        layer_index = new_index(n_nodes - layer_start)
+        for node in range(layer_start, n_nodes):
+            blank = unpack(codes, node, bits, per_word, board)
+            expanded += 1
+            if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
+                return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, truncated
+            h_start(leaves, board, position, scratch, 0)  # fills position and the scratch h_child starts from
+            for direction in range(N_DIRECTIONS):
+                if parent[node] != NO_PARENT and direction == move[node] ^ 1:
+                    continue
+                target = neighbours[blank, direction]
+                if target < 0:
+                    continue
+                if n_children == room:
+                    room *= 2
+                    child_codes, child_parent, child_move = grown_store(child_codes, child_parent, child_move, room)
+                    child_h = grown(child_h, room)
+                generated += 1
+                tile = slide(board, position, target, blank)
+                pack(board, bits, per_word, child_codes, n_children)
+                if same_code(child_codes, n_children, goal_code, 0):
+                    return FOUND, np.append(path_moves(parent, move, node), np.int8(direction)), expanded, \
+                        generated, truncated
+                # h only for a state new to the search: a duplicate is dropped unevaluated
+                if find(index, codes, child_codes, n_children)[0] == EMPTY:
+                    twin, slot = find(layer_index, child_codes, child_codes, n_children)
+                    if twin == EMPTY:
+                        if n_nodes + n_children >= max_nodes:
+                            return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, truncated
+                        child_h[n_children] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
+                        child_parent[n_children] = node
+                        child_move[n_children] = direction
+                        n_children += 1
+                        layer_index = insert(layer_index, child_codes, n_children - 1, slot, n_children)
+                slide(board, position, blank, target)
+        if n_children == 0:
+            return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, truncated
+        truncated = truncated or n_children > width
+        order = np.argsort(child_h[:n_children], kind="mergesort")  # stable: ties in the order generated
+        layer_start = n_nodes
+        for child in order[:width]:
+            if n_nodes == capacity:
+                capacity *= 2
+                codes, parent, move = grown_store(codes, parent, move, capacity)
+            codes[n_nodes] = child_codes[child]
+            parent[n_nodes] = child_parent[child]
+            move[n_nodes] = child_move[child]
+            n_nodes += 1
+            # the slot is looked up again for each node: an insert may have rebuilt the index
+            index = insert(index, codes, n_nodes - 1, find(index, codes, codes, n_nodes - 1)[1], n_nodes)
+
+
+def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam_width: int = DEFAULT_BEAM_WIDTH,
+                node_limit: int | None = None, time_limit: float | None = None) -> SearchResult:
+    """A solution from `start` by beam search keeping `beam_width` (a whole number from 1)
+    children of least h in each layer, replayed and checked; a one-line InputError for another
+    width.
+
+    Gives up (status GAVE_UP) when the beam empties, once `node_limit` nodes are held (default
+    and memory check as for A*, astar.py; the children of the layer being built count) or after
+    `time_limit` seconds. Marked optimal when no layer had more than `beam_width` children
+    (the search was breadth-first); its lower bound is then the length, else h of the start.
+    """
+    if isinstance(beam_width, bool) or not isinstance(beam_width, numbers.Integral) or beam_width < 1:
+        raise InputError(f"the beam width must be a whole number of at least 1, not {beam_width!r}")
+    max_nodes = node_capacity(puzzle, node_limit, DEFAULT_MAX_NODES, BYTES_PER_NODE, "beam")
+    start = checked_start(puzzle, start, heuristic)
+    if not puzzle.is_solvable(start):
+        return unsolvable_result("beam", heuristic.name)
+    board = np.array(start, dtype=np.uint8)
+    stop = np.zeros(1, dtype=np.uint8)
+    kernel = heuristic.kernel(_beam)
+    # no layer holds more than max_nodes nodes, so a wider beam is the same search (and this
+    # width fits the kernel's integers)
+    width = min(int(beam_width), max_nodes)
+    fixed = (width, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, packing(puzzle))
+    kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
+    initial_h = heuristic(board)
+    began = time.perf_counter()
+    (outcome, moves, expanded, generated, truncated), late = timed(kernel, (board, max_nodes, *fixed), stop,
+                                                                 time_limit)
+    solution = moves_to_text(moves) if outcome == FOUND else None
+    if outcome == EXHAUSTED:
+        reason = f"the beam emptied: every child of its last layer was reached before (a width above {width:,} " \
+                 "may find a solution)"
+    else:
+        reason = f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} nodes reached"
+    result = search_result(
+        "beam",
+        heuristic.name,
+        solution,
+        optimal=not truncated,
+        nodes_expanded=expanded,
+        nodes_generated=generated,
+        seconds=time.perf_counter() - began,
+        initial_h=initial_h,
+        reason=reason,
+        # a breadth-first solution is the shortest whatever h is
+        admissible=heuristic.admissible or (solution is not None and not truncated),
+    )
+    return verified(puzzle, start, result)
+
+
+def width_setting(heuristic: Heuristic, options: dict) -> dict:
+    """What a batch row records of a beam search: its width."""
+    return {"beam_width": str(options["beam_width"])}
+
+
+BEAM_WIDTH = Option("beam_width", "count", f"children beam keeps in each layer, those of least h (default: "
+                    f"{DEFAULT_BEAM_WIDTH})", "a beam width applies", DEFAULT_BEAM_WIDTH)
+register(Search(
+    "beam", "beam search: breadth first, each layer cut to the K children of least h; no bound on the length",
+    beam_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, TIME_LIMIT), setting_fields=("beam_width",),
+    settings=width_setting,
+))
