@@ -1,11 +1,15 @@
 """batch.py -- solve a set of instances into a CSV file: verified, resumable, in parallel.
 
 One CSV row per instance (columns ROW_FIELDS; `iterations` lists each IDA* iteration as
-bound:expanded:generated), appended and flushed to disk as each instance
-finishes, so that a crash loses at most the instances being solved. Rerunning with the same
-output keeps every complete, valid row (a solved row must replay to the goal in its stated
-length), drops a half-written last line, and solves only the instances still missing. The
-finished file is rewritten in instance order.
+bound:expanded:generated; `lower_bound` is what the search proved the shortest length to be at
+least and `suboptimality` the length over it, as SearchResult's, both empty where nothing is
+proven; `first_seconds` and `found_seconds` are the seconds from the start of the search to
+its first solution and to the one reported, which differ where a search improves on its first
+solution (anytime)), appended and flushed to disk as each instance finishes, so that a crash
+loses at most the instances being solved. Rerunning with the same output keeps every complete,
+valid row (a solved row must replay to the goal in its stated length), drops a half-written
+last line, and solves only the instances still missing. The finished file is rewritten in
+instance order.
 
 Workers are forked processes: the heuristic is built once in the parent before the fork and
 shared with the workers; its PDB tables are read-only maps of the files' table files
@@ -41,10 +45,15 @@ from solvers.solve import solve
 SEARCH_SETTING_FIELDS = tuple(setting_fields())  # every registered search's (registry.py)
 SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", *SEARCH_SETTING_FIELDS)
 ROW_FIELDS = [
-    "id", "status", "length", "known_length", "initial_h", "nodes_expanded", "nodes_generated", "seconds", "moves",
-    "iterations", *SETTINGS_FIELDS, "bpmx_raises", "bpmx_cutoffs",
+    "id", "status", "length", "known_length", "lower_bound", "suboptimality", "initial_h", "nodes_expanded",
+    "nodes_generated", "seconds", "first_seconds", "found_seconds", "moves", "iterations", *SETTINGS_FIELDS,
+    "bpmx_raises", "bpmx_cutoffs",
 ]
 FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
+# columns added after results files were first written: an older file's rows resume with them empty
+ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds")
+# the columns the clock fills, which differ between otherwise equal runs of a batch
+TIMING_FIELDS = ("seconds", "first_seconds", "found_seconds")
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,7 @@ class BatchSummary:
     n_resumed: int
     mismatches: tuple[int, ...]  # instance ids whose length differs from the known optimum
     mean_length: float
+    suboptimalities: tuple[float, ...]  # length / lower bound of each solved row that has a lower bound
     nodes_generated: int
     search_seconds: float
     wall_seconds: float
@@ -72,7 +82,13 @@ class BatchSummary:
             f"mean length {self.mean_length:.2f}, {self.nodes_generated:,} nodes generated, "
             f"{self.search_seconds:.2f} s of search ({self.nodes_per_second / 1e6:.2f} M nodes/s), "
             f"{self.wall_seconds:.2f} s wall",
-        ]
+        ] + ([self._suboptimality_line()] if any(s > 1 for s in self.suboptimalities) else [])
+
+    def _suboptimality_line(self) -> str:
+        """How far the solutions may be from the shortest, for a search that need not prove optimality."""
+        proven = sum(s == 1 for s in self.suboptimalities)
+        return (f"length / lower bound {np.mean(self.suboptimalities):.3f} on average, at most "
+                f"{max(self.suboptimalities):.3f}; {proven} of {len(self.suboptimalities)} proven optimal")
 
 
 def run_settings(algorithm: str, heuristic: Heuristic, options: dict) -> dict:
@@ -90,15 +106,20 @@ def run_settings(algorithm: str, heuristic: Heuristic, options: dict) -> dict:
 
 
 def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict:
+    suboptimality = result.suboptimality
     return {
         "id": instance.number,
         "status": result.status,
         "length": "" if result.length is None else result.length,
         "known_length": "" if instance.optimal is None else instance.optimal,
+        "lower_bound": "" if result.lower_bound is None else result.lower_bound,
+        "suboptimality": "" if suboptimality is None else f"{suboptimality:.4f}",
         "initial_h": result.initial_h,
         "nodes_expanded": result.nodes_expanded,
         "nodes_generated": result.nodes_generated,
         "seconds": f"{result.seconds:.6f}",
+        "first_seconds": f"{result.found[0][1]:.6f}" if result.found else "",
+        "found_seconds": f"{result.found[-1][1]:.6f}" if result.found else "",
         "moves": result.moves or "",
         "iterations": " ".join(f"{i.bound}:{i.nodes_expanded}:{i.nodes_generated}" for i in result.iterations),
         **settings,
@@ -160,14 +181,15 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
 
 def _check_header(path: Path, header: list[str], settings: dict) -> None:
     """Accept the header of a results file whose columns are ROW_FIELDS in order, but for
-    settings of other searches than this run's (registered after the file was written: their
-    columns are empty in its rows); refuse any other with a one-line InputError, naming what
-    an older file lacks."""
+    ADDED_FIELDS and settings of other searches than this run's (added after the file was
+    written: their columns are empty in its rows); refuse any other with a one-line InputError,
+    naming what an older file lacks."""
     if header == ROW_FIELDS:
         return
     if header != [f for f in ROW_FIELDS if f in header] or ROW_FIELDS[FIRST_SETTINGS_FIELD] not in header:
         raise InputError(f"{path} exists and is not a solve-batch results file; choose another --out")
-    needed = [f for f in ROW_FIELDS if f not in header and not (f in SETTINGS_FIELDS and settings[f] == "")]
+    needed = [f for f in ROW_FIELDS
+              if f not in header and f not in ADDED_FIELDS and not (f in SETTINGS_FIELDS and settings[f] == "")]
     if needed:
         raise InputError(f"{path} was written by an older solve-batch, without the {', '.join(needed)} of its "
                          "rows; choose another --out (or move the file away) to start afresh")
@@ -250,7 +272,9 @@ def solve_batch(
     depend on which subtree finds the goal first, unless `full_last_iteration`). A length that differs from an
     instance's known optimum is reported through `report` at once and listed in the summary's
     `mismatches`. Ctrl-C stops the workers; the rows written
-    so far stay, and the next run resumes from them.
+    so far stay, and the next run resumes from them. An instance whose search ended early on
+    Ctrl-C with the best solution so far (SearchResult.interrupted) gets no row: the batch stops
+    with KeyboardInterrupt all the same, and the next run solves that instance afresh.
     """
     search = search_named(algorithm)
     options = checked_options(search, given_options(search, options))
@@ -278,6 +302,8 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, pr
     with out.open("a", newline="") as handle, bar:
         writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)
         for instance, result in _results(todo, (puzzle, algorithm, heuristic, options), jobs, client):
+            if result.interrupted:  # a search in this process cut short by Ctrl-C (workers never see it): no row
+                raise KeyboardInterrupt
             row = result_row(instance, result, settings)
             writer.writerow(row)
             handle.flush()
@@ -306,6 +332,7 @@ def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, w
         n_resumed=n_resumed,
         mismatches=mismatches,
         mean_length=float(np.mean(lengths)) if lengths else 0.0,
+        suboptimalities=tuple(float(r["suboptimality"]) for r in solved if r["suboptimality"]),
         nodes_generated=sum(int(r["nodes_generated"]) for r in rows.values()),
         search_seconds=sum(float(r["seconds"]) for r in rows.values()),
         wall_seconds=wall,

@@ -2,7 +2,8 @@
 `make-instances`.
 
 solve-puzzle exit status: 0 solved, 1 the instance is unsolvable, 2 invalid input (one line
-on stderr), 3 a node or time limit ended the search first, 130 interrupted.
+on stderr), 3 a node or time limit ended the search first, 130 interrupted (the anytime search,
+once it has a solution, prints the best so far first).
 solve-batch exit status: 0 every instance solved at its known length, 1 a length differs from
 a known optimum, 2 invalid input, 3 some instance not solved (limit or unsolvable), 130
 interrupted (the rows written so far stay; rerun to resume).
@@ -65,7 +66,8 @@ def solve_puzzle_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="solve-puzzle",
         description="Solve one sliding-tile puzzle. Moves name the direction the blank moves (U, D, L, R).",
-        epilog="Exit status: 0 solved, 1 unsolvable, 2 invalid input, 3 node or time limit reached.",
+        epilog="Exit status: 0 solved, 1 unsolvable, 2 invalid input, 3 node or time limit reached, 130 interrupted "
+        "(anytime: after printing the best solution so far).",
     )
     parser.add_argument(
         "tiles",
@@ -171,6 +173,8 @@ def _solve_puzzle(args) -> int:
         print(json.dumps(record))
     else:
         print(_report(puzzle, start, result, args.show_boards, searched))
+    if result.interrupted:  # its best solution is shown; the command still ends as interrupted
+        raise KeyboardInterrupt
     return EXIT_FOR_STATUS[result.status]
 
 
@@ -188,6 +192,8 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     else:
         lines.append(f"length     {result.length}" + (" (optimal)" if result.optimal else " (not necessarily optimal)"))
         lines.append(f"moves      {result.moves or '(none: already the goal)'}")
+    if result.interrupted:
+        lines.append("stopped    interrupted before the search ended: the best solution found so far")
     if len(result.found) > 1:
         lines.append("found      " + ", ".join(f"{length} moves at {seconds:.2f} s" for length, seconds in result.found))
     if not result.optimal and result.lower_bound is not None:

@@ -25,6 +25,7 @@ import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from solvers.batch import TIMING_FIELDS
 from tests.naive import blank_moves
 
 BIN = Path(sys.executable).parent
@@ -114,7 +115,7 @@ def inversion_solvable(state: tuple, goal: tuple, cols: int) -> bool:
     return parity(state) == parity(goal)
 
 
-def read_rows(path: Path, drop=("seconds",)) -> list[dict]:
+def read_rows(path: Path, drop=TIMING_FIELDS) -> list[dict]:
     with open(path, newline="") as handle:
         return [{k: v for k, v in row.items() if k not in drop} for row in csv.DictReader(handle)]
 

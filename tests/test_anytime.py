@@ -1,6 +1,6 @@
 """The anytime search (restarting weighted A*) against exact distances: given time it reaches
 the shortest length and proves it; its solutions only get shorter, each within its run's weight;
-its lower bound never exceeds the shortest length."""
+its lower bound never exceeds the shortest length. Ctrl-C after a solution keeps the best one."""
 
 import json
 
@@ -10,6 +10,7 @@ import pytest
 from solvers.cli import solve_puzzle_main
 from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle
+from solvers.search import anytime
 from solvers.search.anytime import weights_from
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
@@ -56,3 +57,62 @@ def test_the_command_shows_every_better_solution(capsys):
     assert (record["algorithm"], record["length"], record["optimal"], record["lower_bound"]) == ("anytime", 31,
                                                                                                 True, 31)
     assert record["suboptimality"] == 1.0 and len(record["found"]) > 1 and record["weight"] == 5.0
+
+
+FAR = "8 6 7 2 5 4 3 0 1"  # 31 moves: the first run at weight 5 finds a longer solution
+
+
+def interrupting(monkeypatch, run: int) -> list:
+    """Make the anytime search's `run`-th weighted A* run (from 1) raise KeyboardInterrupt, as
+    Ctrl-C does inside a run; the results of the runs before it, in order."""
+    returned, real = [], anytime.weighted_astar
+
+    def counted(*args, **kwargs):
+        if len(returned) + 1 == run:
+            raise KeyboardInterrupt
+        returned.append(real(*args, **kwargs))
+        return returned[-1]
+
+    monkeypatch.setattr(anytime, "weighted_astar", counted)
+    return returned
+
+
+def test_ctrl_c_after_the_first_run_returns_its_solution_marked_interrupted(monkeypatch):
+    puzzle = Puzzle(3, 3)
+    returned = interrupting(monkeypatch, run=2)
+    result = solve(puzzle, np.array(FAR.split(), dtype=np.uint8), "anytime", "manhattan", weight=5.0)
+    first = returned[0]
+    assert (result.status, result.interrupted) == ("solved", True)
+    assert (result.moves, result.length) == (first.moves, first.length)
+    assert first.length > 31 and not result.optimal and result.lower_bound == first.lower_bound <= 31
+    assert [length for length, _ in result.found] == [first.length] and result.found[0][1] <= result.seconds
+    assert (result.nodes_expanded, result.nodes_generated) == (first.nodes_expanded, first.nodes_generated)
+
+
+def test_ctrl_c_before_the_first_solution_propagates(monkeypatch):
+    puzzle = Puzzle(3, 3)
+    interrupting(monkeypatch, run=1)
+    with pytest.raises(KeyboardInterrupt):
+        solve(puzzle, np.array(FAR.split(), dtype=np.uint8), "anytime", "manhattan", weight=5.0)
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_the_command_prints_the_best_solution_then_exits_as_interrupted(monkeypatch, capsys, as_json):
+    returned = interrupting(monkeypatch, run=2)
+    status = solve_puzzle_main([FAR, "--algorithm", "anytime", "--weight", "5", "--heuristic", "manhattan",
+                                *(["--json"] if as_json else [])])
+    out, err = capsys.readouterr()
+    assert (status, err) == (130, "solve-puzzle: interrupted\n")
+    first = returned[0]
+    if as_json:
+        record = json.loads(out)
+        assert (record["status"], record["interrupted"], record["optimal"]) == ("solved", True, False)
+        assert (record["moves"], record["lower_bound"]) == (first.moves, first.lower_bound)
+    else:
+        assert f"length     {first.length} (not necessarily optimal)\nmoves      {first.moves}\nstopped    " in out
+
+
+def test_the_command_interrupted_before_a_solution_prints_nothing(monkeypatch, capsys):
+    interrupting(monkeypatch, run=1)
+    status = solve_puzzle_main([FAR, "--algorithm", "anytime", "--heuristic", "manhattan", "--json"])
+    assert (status, capsys.readouterr()) == (130, ("", "solve-puzzle: interrupted\n"))

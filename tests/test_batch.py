@@ -8,12 +8,13 @@ import threading
 import numpy as np
 import pytest
 
-from solvers.batch import ROW_FIELDS, solve_batch
+from solvers.batch import ADDED_FIELDS, ROW_FIELDS, TIMING_FIELDS, solve_batch
 from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.instances import load_instances, select_instances
 from solvers.search import ida
 from solvers.search.parallel_ida import parallel_ida_star
+from solvers.solve import solve
 from tests.conftest import distances
 
 GOAL = tuple(range(9))
@@ -33,7 +34,7 @@ def instance_file(tmp_path_factory):
 
 def _rows(path):
     with open(path, newline="") as handle:
-        return [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(handle)]
+        return [{k: v for k, v in row.items() if k not in TIMING_FIELDS} for row in csv.DictReader(handle)]
 
 
 def _run(instance_file, out, jobs=1, **limits):
@@ -269,3 +270,74 @@ def test_batches_in_two_threads_of_one_process_keep_their_own_heuristics(instanc
     for name in names:
         assert _rows(tmp_path / f"{name}-thread.csv") == _rows(tmp_path / f"{name}-sequential.csv")
     assert _rows(tmp_path / "manhattan-thread.csv") != _rows(tmp_path / "hamming-thread.csv")
+
+
+def test_rows_hold_what_the_search_proved_and_when_it_found_its_solutions(instance_file, tmp_path):
+    """A weighted search's rows carry its result's lower bound and suboptimality (the known
+    length lies between them); an optimal search's prove its lengths; the times of the first
+    and the reported solution come in order within the search's seconds."""
+    puzzle, instances = load_instances(instance_file)
+    weighted = solve_batch(puzzle, instances[:8], "manhattan", tmp_path / "wastar.csv", algorithm="wastar", weight=2.0)
+    optimal = solve_batch(puzzle, instances[:8], "manhattan", tmp_path / "ida.csv")
+    anytime = solve_batch(puzzle, instances[:8], "manhattan", tmp_path / "anytime.csv", algorithm="anytime", weight=5.0)
+    rows = {name: list(csv.DictReader((tmp_path / f"{name}.csv").open())) for name in ("wastar", "ida", "anytime")}
+    for row, instance in zip(rows["wastar"], instances):
+        result = solve(puzzle, instance.start, "wastar", "manhattan", weight=2.0)
+        assert (int(row["lower_bound"]), float(row["suboptimality"])) == (result.lower_bound,
+                                                                          pytest.approx(result.suboptimality, abs=5e-5))
+        assert int(row["lower_bound"]) <= int(row["known_length"]) <= int(row["length"]) <= 2 * int(row["known_length"])
+    for row in rows["ida"]:
+        assert (row["lower_bound"], row["suboptimality"]) == (row["length"], "1.0000")
+        assert row["first_seconds"] == row["found_seconds"] == row["seconds"]
+    for row in rows["wastar"] + rows["ida"] + rows["anytime"]:
+        assert float(row["first_seconds"]) <= float(row["found_seconds"]) <= float(row["seconds"])
+    assert any(float(r["first_seconds"]) < float(r["found_seconds"]) for r in rows["anytime"])
+    assert len(optimal.lines()) == 2 and anytime.n_solved == 8  # an optimal search: no suboptimality line
+    ratios = [float(r["suboptimality"]) for r in rows["wastar"]]
+    assert weighted.lines()[2] == (f"length / lower bound {sum(ratios) / 8:.3f} on average, at most {max(ratios):.3f}; "
+                                   f"{ratios.count(1.0)} of 8 proven optimal")
+
+
+def test_a_file_written_before_the_proof_and_timing_columns_resumes_with_them_empty(instance_file, tmp_path):
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "before.csv"
+    solve_batch(puzzle, instances[:2], "manhattan", out)
+    rows = list(csv.DictReader(out.open()))
+    older = [f for f in ROW_FIELDS if f not in ADDED_FIELDS]
+    with out.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=older, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    summary = solve_batch(puzzle, instances[:3], "manhattan", out)
+    assert summary.n_resumed == 2 and summary.n_solved == 3 and summary.suboptimalities == (1.0,)
+    resumed = list(csv.DictReader(out.open()))
+    assert list(resumed[0]) == ROW_FIELDS
+    assert [[r[f] for f in ADDED_FIELDS] for r in resumed[:2]] == [["", "", "", ""]] * 2
+    assert resumed[2]["lower_bound"] == resumed[2]["length"] and resumed[2]["suboptimality"] == "1.0000"
+
+
+def test_an_instance_interrupted_after_a_solution_gets_no_row_and_is_solved_on_resume(instance_file, tmp_path,
+                                                                                      monkeypatch):
+    """Ctrl-C in the anytime search's second run of instance 3 (solved in this process): the
+    search keeps its first solution, but the batch writes no row for it and stops as interrupted."""
+    from solvers.search import anytime
+
+    puzzle, instances = load_instances(instance_file)
+    third, runs, real = tuple(instances[2].start.tolist()), [], anytime.weighted_astar
+
+    def second_run_interrupted(puzzle, start, *args, **kwargs):
+        runs.append(tuple(start.tolist()))
+        if runs.count(third) == 2:
+            raise KeyboardInterrupt
+        return real(puzzle, start, *args, **kwargs)
+
+    monkeypatch.setattr(anytime, "weighted_astar", second_run_interrupted)
+    out = tmp_path / "anytime.csv"
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        solve_batch(puzzle, instances[:6], "manhattan", out, algorithm="anytime", weight=5.0)
+    assert stopped.traceback[-1].path.name == "batch.py"  # the search returned its first solution; the batch refused it
+    assert [int(r["id"]) for r in _rows(out)] == [1, 2]
+    monkeypatch.undo()
+    summary = solve_batch(puzzle, instances[:6], "manhattan", out, algorithm="anytime", weight=5.0)
+    assert summary.n_resumed == 2 and summary.n_solved == 6
+    assert [int(r["id"]) for r in _rows(out)] == list(range(1, 7))

@@ -1,13 +1,17 @@
 """Fault drill, signals during a search: Ctrl-C (SIGINT) and SIGTERM stop every algorithm promptly
 with exit status 130 and one line, A* and BFS included (their kernels run in a worker thread and
-watch a stop flag), and solve-batch --jobs 1 keeps the rows written so far."""
+watch a stop flag), the anytime search prints its best solution first, and solve-batch --jobs 1
+keeps the rows written so far."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
+import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -37,6 +41,48 @@ def test_a_search_stops_promptly_with_status_130(algorithm, heuristic, sig):
     assert process.returncode == 130, err[-800:]
     assert err == "solve-puzzle: interrupted\n", err[-800:]
     assert elapsed < 5, f"{algorithm} took {elapsed:.1f} s to stop"
+
+
+# solve-puzzle's anytime search, the signal sent by the process to itself half a second after its
+# first run (weight 1.5, 59 moves) returned: inside the second run (weight 1.25, seconds long, and
+# no shorter), whatever the time the compiler and a loaded machine take before.
+ANYTIME = textwrap.dedent("""
+    import os, signal, sys, threading
+    from solvers.cli import solve_puzzle_main
+    from solvers.search import anytime
+
+    real = anytime.weighted_astar
+
+    def first_then_signal(*args, **kwargs):
+        result = real(*args, **kwargs)
+        if kwargs["weight"] == 1.5:
+            with open(sys.argv[2], "w") as first:
+                first.write(result.moves)
+            threading.Timer(0.5, os.kill, (os.getpid(), int(sys.argv[1]))).start()
+        return result
+
+    anytime.weighted_astar = first_then_signal
+    sys.exit(solve_puzzle_main(sys.argv[3:]))
+""")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_the_anytime_search_prints_its_best_solution_then_exits_130(tmp_path, sig):
+    first = tmp_path / "first.txt"
+    process = spawn([sys.executable, "-c", ANYTIME, str(int(sig)), str(first), KORF_1, "--goal", KORF_GOAL,
+                     "--algorithm", "anytime", "--weight", "1.5", "--heuristic", "manhattan", "--json"],
+                    cwd=Path(__file__).resolve().parents[1])
+    try:
+        out, err = process.communicate(timeout=180)
+    finally:
+        if process.poll() is None:
+            kill_group(process)
+    assert process.returncode == 130, err[-800:]
+    assert err == "solve-puzzle: interrupted\n", err[-800:]
+    record = json.loads(out)
+    assert (record["status"], record["interrupted"], record["optimal"]) == ("solved", True, False)
+    assert record["moves"] == first.read_text() and [length for length, _ in record["found"]] == [59]
+    assert record["lower_bound"] <= 57  # Korf's first instance takes 57 moves
 
 
 def test_solve_batch_with_one_job_keeps_its_rows_when_interrupted(tmp_path):

@@ -34,6 +34,12 @@ class SearchResult:
                      overestimate (nothing is proven) or the goal is unreachable
     found            (length, seconds from the start) of each better solution in the order
                      found: one for most searches, several for the anytime search
+    interrupted      whether Ctrl-C (or SIGTERM, which the commands turn into KeyboardInterrupt)
+                     ended the search early and it returned the best solution found so far
+                     (SOLVED, `optimal` only if proven) instead of raising KeyboardInterrupt:
+                     only the anytime search does, once it has a solution. The interrupt is
+                     reported this way, not consumed: a caller that goes on must stop as on
+                     KeyboardInterrupt (a batch writes no row for it)
     nodes_expanded   nodes whose children were generated
     nodes_generated  children generated (after move pruning: see solvers/search/move_pruning.py)
     initial_h        the heuristic's value at the start state
@@ -61,6 +67,7 @@ class SearchResult:
     bpmx_cutoffs: int = 0
     lower_bound: int | None = None
     found: tuple[tuple[int, float], ...] = field(default=())
+    interrupted: bool = False
 
     @property
     def solvable(self) -> bool:
