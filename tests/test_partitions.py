@@ -7,7 +7,9 @@ from pdb_build.partitions import catalogue, custom, preset, preset_names
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 
-PRESETS = [("3x3", "4-4"), ("4x4", "5-5-5"), ("4x4", "6-6-3"), ("4x4", "7-8"), ("5x5", "6-6-6-6"), ("3x4", "5-6"), ("4x3", "5-6")]
+PRESETS = [("3x3", "4-4"), ("4x4", "5-5-5"), ("4x4", "6-6-3"), ("4x4", "7-8"), ("5x5", "6-6-6-6"), ("3x4", "5-6"), ("4x3", "5-6"),
+           ("6x6", "5-6-6-6-6-6"), ("6x6", "5-5-5-5-5-5-5"), ("7x7", "5-5-5-5-5-5-5-5-5-3"),
+           ("7x7", "5-5-5-5-5-5-5-5-5-3-s1")]
 
 
 def _goals(rows, cols):
@@ -24,7 +26,22 @@ def test_presets_partition_all_tiles_with_the_named_sizes_for_any_goal(board, na
         partition = preset(puzzle, name)
         tiles = [t for p in partition.patterns for t in p]
         assert sorted(tiles) == list(range(1, rows * cols))
-        assert sorted(len(p) for p in partition.patterns) == sorted(int(s) for s in name.split("-"))
+        assert sorted(len(p) for p in partition.patterns) == sorted(int(s) for s in name.split("-") if s.isdigit())
+
+
+@pytest.mark.parametrize("board, name", [(b, n) for b, n in PRESETS if b in ("6x6", "7x7")])
+def test_the_large_board_presets_are_connected_blocks(board, name):
+    # a pattern whose goal cells touch interacts more, so its table adds more to Manhattan distance
+    rows, cols = map(int, board.split("x"))
+    puzzle = Puzzle(rows, cols, list(range(rows * cols)))
+    for pattern in preset(puzzle, name).patterns:
+        cells = {int(puzzle.goal_cell[t]) for t in pattern}
+        reached, frontier = set(), [min(cells)]
+        while frontier:
+            cell = frontier.pop()
+            reached.add(cell)
+            frontier += [n for n in puzzle.neighbours[cell] if n in cells and n not in reached]
+        assert reached == cells, pattern
 
 
 def test_seven_eight_splits_the_top_and_bottom_two_rows():
