@@ -63,7 +63,7 @@ def test_unsolvable_json(capsys):
         (["1 2 3 4 5 6 7 8 0", "--heuristic", "euclid"], "unknown heuristic"),
         (["1 2 3 4 5 6 7 8 0", "--algorithm", "dijkstra"], "invalid choice"),
         (["1 2 3 4 5 6 7 8 0", "--prune", "all"], "invalid choice"),
-        (["1 2 3 4 5 6 7 8 0", "--algorithm", "astar", "--prune", "fsm"], "apply to ida only, not to astar"),
+        (["1 2 3 4 5 6 7 8 0", "--algorithm", "astar", "--prune", "fsm"], "apply to ida and wida only, not to astar"),
         (["1 2 3 4 5 6 7 8 0", "--node-limit", "-5"], "must be positive"),
         (["1 2 3 4 5 6 7 8 0", "--goal", "1 2 3"], "goal has 3 tiles"),
         (["1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16 17 18 19 20 21 22 23 24", "--algorithm", "bfs", "--node-limit",

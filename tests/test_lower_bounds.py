@@ -61,10 +61,15 @@ def twice_hamming(board):
 
 
 def test_a_heuristic_that_may_overestimate_proves_nothing():
+    """With BPMX (a user's function gets it by default) and without. BPMX raises a child's h
+    to its parent's h - 1, above 0 at the goal here: IDA* still recognises the goal (the node
+    limit ends a search that would run on without it)."""
     puzzle = Puzzle(3, 3)
     start = puzzle.replay(puzzle.goal, "ULDRUL")
     heuristic = user_heuristic(puzzle, twice_hamming)
     for algorithm in ("ida", "astar", "wastar"):
-        result = solve(puzzle, start, algorithm, heuristic, bpmx=False)
-        assert result.length == 6 and not result.optimal
-        assert result.lower_bound is None and result.suboptimality is None
+        for bpmx in (None, False):
+            result = solve(puzzle, start, algorithm, heuristic, bpmx=bpmx, node_limit=100_000)
+            assert result.bpmx == (bpmx is None), (algorithm, bpmx)
+            assert result.length == 6 and not result.optimal, (algorithm, bpmx)
+            assert result.lower_bound is None and result.suboptimality is None

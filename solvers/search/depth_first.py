@@ -11,7 +11,8 @@ stack of the next move to try and of the automaton's state at each depth, and th
 updated incrementally from the parent's value.
 
 IDA* repeats passes with the bound raised to the smallest f that exceeded it; with the zero
-heuristic that is iterative-deepening DFS, and a single pass is depth-limited DFS. A pass
+heuristic that is iterative-deepening DFS, and a single pass is depth-limited DFS. Weighted
+IDA* (wida.py) bounds f = a * g + b * h with integer weights (a, b) instead of g + h. A pass
 stops at the first goal. To count a last iteration that does not depend on the move order,
 `run_pass` then runs it again to its end with a goal that no state matches: every node with
 f <= bound is expanded (goals too) and counted, and the goal found first is still the
@@ -27,7 +28,7 @@ import numpy as np
 
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child_at_least, h_start
-from solvers.jit import kernel
+from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 from solvers.search.interrupt import interruptible, start_timer
 from solvers.search.move_pruning import PRUNED, automaton
@@ -39,31 +40,52 @@ STOP_CHECK_INTERVAL = 1 << 16
 N_DIRECTIONS = 4
 
 
+@inline_kernel
+def f_of(rules, g, h):
+    """f of a node at depth `g` whose h is `h`, under the kernel's `rules`: a * g + b * h with
+    weights (a, b), else g + h."""
+    return rules[0] * g + rules[1] * h if isinstance(rules, tuple) else g + h
+
+
+@inline_kernel
+def least_h(rules, g, f):
+    """The least h at which a node at depth `g` has f_of(rules, g, h) >= `f`."""
+    return -((rules[0] * g - f) // rules[1]) if isinstance(rules, tuple) else f - g
+
+
 @kernel
 def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns, moves, stop, transitions, root_state,
-                  bpmx):
+                  rules):
     """Depth-first pass with f <= bound from `board` (restored on EXHAUSTED).
 
     `leaves` and `n_columns` are a Heuristic's (solvers/heuristics); the pass allocates its
-    own scratch. `moves` must hold at least `bound` entries; on FOUND its first `length`
-    entries are the solution and `board` is the goal. `transitions` is a move-pruning automaton
-    (move_pruning.py) and `root_state` its state at the root (0, or the state of the path to
-    the root when the root is inside a larger tree). `node_limit` caps nodes expanded (0 = no
-    cap); setting stop[0] (from another thread) ends the pass within STOP_CHECK_INTERVAL
-    expansions. With `bpmx` not None (Felner et al.'s bidirectional pathmax, one level; None
-    compiles a kernel without its steps), a child's h is at least its parent's h - 1, a child
-    whose h exceeds its parent's by more than one raises the parent's h to the child's h - 1
-    (on generation, and again when the child's subtree has been searched and may have raised
-    it), and a parent whose raised f exceeds the bound is left at once; its f offers the next
-    bound. Both rules keep h admissible on a graph of unit
-    edges, and neither changes anything with a consistent heuristic. Returns (outcome, length,
-    next_bound, nodes_expanded, nodes_generated, bpmx_raises, bpmx_cutoffs), where next_bound
-    is the smallest f above `bound` that was cut off (NO_BOUND if none). Without BPMX a child's
-    h is asked only up to the value that cuts it off without lowering next_bound
-    (dispatch.h_child_at_least): a maximum over lookups stops at the first one that cuts it,
-    and every count and bound stays that of the exact h.
+    own scratch. `moves` must hold at least `bound` entries; on FOUND its first `length` entries
+    are the solution and `board` is the goal: a node is the goal where its own h is 0 and its
+    board is `goal`. `transitions` is a move-pruning automaton (move_pruning.py) and
+    `root_state` its state at the root (0, or the state of the path to the root when the root
+    is inside a larger tree). `node_limit` caps nodes expanded (0 = no cap); setting stop[0]
+    (from another thread) ends the pass within STOP_CHECK_INTERVAL expansions.
+
+    `rules` (kernel_rules) is None for IDA*'s own steps alone, integer weights (a, b) with
+    1 <= a <= b to bound f = a * g + b * h instead of g + h (the bounds in its units), or True
+    for BPMX (Felner et al.'s bidirectional pathmax, one level): a child's h is at least its
+    parent's h - 1, a child whose h exceeds its parent's by more than one raises the parent's h
+    to the child's h - 1 (on generation, and again when the child's subtree has been searched
+    and may have raised it), and a parent whose raised f exceeds the bound is left at once; its
+    f offers the next bound. Both rules keep h admissible on a graph of unit edges, and neither
+    changes anything with a consistent heuristic. numba decides each `isinstance(rules, ...)`
+    when it compiles and prunes the branches it rules out, so that the kernel compiled for one
+    kind of `rules` has no trace of the others' steps.
+
+    Returns (outcome, length, next_bound, nodes_expanded, nodes_generated, bpmx_raises,
+    bpmx_cutoffs), where next_bound is the smallest f above `bound` that was cut off (NO_BOUND
+    if none). Without BPMX a child's h is asked only up to the value that cuts it off without
+    lowering next_bound (dispatch.h_child_at_least; `least_h` translates that f into h): a
+    maximum over lookups stops at the first one that cuts it, and every count and bound stays
+    that of the exact h.
     """
-    capacity = bound + 2
+    # the deepest node within the bound (h = 0 at best) is at depth bound // a (bound unweighted)
+    capacity = (bound // rules[0] if isinstance(rules, tuple) else bound) + 2
     next_move = np.zeros(capacity, dtype=np.int8)
     offsets = row_offsets(transitions)
     state = np.zeros(capacity, dtype=np.int64)  # the automaton's state at each depth, as a row offset
@@ -96,7 +118,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             position[tile] = blank
             position[0] = back
             blank = back
-            if bpmx is not None:
+            if isinstance(rules, bool):
                 if h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
                     h_of[depth] = h_of[depth + 1] - 1
                     raises += 1
@@ -119,10 +141,14 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         position[0] = target
         # h is needed only below the value that cuts the child and keeps next_bound; BPMX raises
         # the parent by the child's exact h (one call either way: two cost reference counting)
-        enough = max(bound - depth, next_bound - depth - 1) if bpmx is None else NO_BOUND
+        if isinstance(rules, tuple):  # the least h with f above the bound, and with f >= next_bound
+            enough = max(least_h(rules, depth + 1, bound + 1), least_h(rules, depth + 1, next_bound))
+        else:  # written out: an inlined call changes IDA*'s machine code
+            enough = max(bound - depth, next_bound - depth - 1) if rules is None else NO_BOUND
         h = h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, enough)
+        own_h = h  # BPMX may raise h above 0 at the goal: the goal test asks the child's own
         generated += 1
-        if bpmx is not None:
+        if isinstance(rules, bool):
             if h < h_of[depth] - 1:
                 h = h_of[depth] - 1
             elif h - 1 > h_of[depth]:
@@ -137,7 +163,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
                     position[tile] = target
                     position[0] = blank
                     continue
-        f = depth + 1 + h
+        f = f_of(rules, depth + 1, h)
         if f > bound:
             if f < next_bound:
                 next_bound = f
@@ -151,9 +177,9 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         depth += 1
         state[depth] = following
         current = following
-        if bpmx is not None:
+        if isinstance(rules, bool):
             h_of[depth] = h
-        if h == 0 and is_goal(board, goal):
+        if own_h == 0 and is_goal(board, goal):
             return FOUND, depth, next_bound, expanded, generated, raises, cutoffs
         if (node_limit > 0 and expanded >= node_limit) or (expanded % STOP_CHECK_INTERVAL == 0 and stop[0]):
             return LIMIT_REACHED, 0, next_bound, expanded, generated, raises, cutoffs
@@ -181,21 +207,26 @@ def is_goal(board, goal):
     return True
 
 
-def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False) -> None:
-    """Compile (or load) the bounded-pass kernel for `heuristic` (with BPMX or without) by a
-    pass of bound 0 from the goal, and the heuristic's own kernel by one evaluation: nothing
-    left to compile."""
+def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False,
+                   weights: tuple[int, int] | None = None) -> None:
+    """Compile (or load) the bounded-pass kernel for `heuristic` (with BPMX, `weights` or
+    neither: kernel_rules) by a pass of bound 0 from the goal, and the heuristic's own kernel by
+    one evaluation: nothing left to compile."""
     goal = puzzle.goal.copy()
     heuristic(goal)
     heuristic.kernel(_bounded_pass)(goal, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
                                     np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), automaton("none"), 0,
-                                    bpmx_flag(bpmx))
+                                    kernel_rules(bpmx, weights))
 
 
-def bpmx_flag(bpmx: bool):
-    """The kernel's `bpmx` argument: True, or None, on which numba prunes the BPMX branches
-    when it compiles (a run-time flag cost the searches without BPMX 1-4 %: BENCHMARKS.md)."""
-    return True if bpmx else None
+def kernel_rules(bpmx: bool, weights: tuple[int, int] | None):
+    """The kernel's `rules`: True for BPMX, the integer `weights` (a, b) for f = a * g + b * h,
+    or None for neither, which numba compiles into three kernels, each without the steps of
+    the others (a run-time flag cost the searches without BPMX 1-4 %: BENCHMARKS.md). The
+    kernel does not weigh f and apply BPMX in one pass."""
+    if bpmx and weights is not None:
+        raise ValueError("a pass applies BPMX or weights, not both")
+    return True if bpmx else weights
 
 
 def uses_bpmx(heuristic: Heuristic, bpmx: bool | None) -> bool:
@@ -232,12 +263,14 @@ class Pass(NamedTuple):
 
 class PassOptions(NamedTuple):
     """How a pass searches: the move-pruning automaton's transitions and its state at the root,
-    BPMX on or off, and whether a pass that finds the goal is completed."""
+    BPMX on or off, whether a pass that finds the goal is completed, and the integer weights
+    (a, b) of f = a * g + b * h (None: f = g + h; not with BPMX)."""
 
     transitions: np.ndarray
     root_state: int = 0
     bpmx: bool = False
     complete: bool = False
+    weights: tuple[int, int] | None = None
 
 
 def run_pass(puzzle: Puzzle, heuristic: Heuristic, start: np.ndarray, bound: int, node_limit: int, stop: np.ndarray,
@@ -271,7 +304,7 @@ def _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options, goa
     moves = np.zeros(bound + 1, dtype=np.int8)
     outcome, length, *counters = heuristic.kernel(_bounded_pass)(
         start.copy(), bound, node_limit, puzzle.neighbours, goal, heuristic.leaves, heuristic.n_columns, moves, stop,
-        options.transitions, options.root_state, bpmx_flag(options.bpmx))
+        options.transitions, options.root_state, kernel_rules(options.bpmx, options.weights))
     return (outcome, moves[:length], *counters)
 
 
@@ -287,6 +320,7 @@ def deepening_search(
     only_bound: int | None = None,
     node_limit: int = 0,
     time_limit: float | None = None,
+    weights: tuple[int, int] | None = None,
 ) -> SearchResult:
     """Run bounded passes from the heuristic's value upwards until one finds the goal.
 
@@ -298,19 +332,26 @@ def deepening_search(
     pass with that bound (depth-limited search; the solution, if any, is not necessarily
     shortest). `node_limit` caps nodes expanded over all passes and `time_limit` caps seconds;
     either ends the search with status GAVE_UP. Ctrl-C stops the kernel within a fraction of a
-    second and raises KeyboardInterrupt. The caller has checked that the goal is reachable.
+    second and raises KeyboardInterrupt. With integer `weights` (a, b), 1 <= a <= b (and no
+    BPMX), the passes bound f = a * g + b * h from b times the heuristic's value (weighted
+    IDA*): with an admissible heuristic every node of a shortest path (length C) has
+    f <= b * C, so no bound exceeds b * C before a solution of length L (a * L <= its bound)
+    is found, and L <= (b / a) * C; the result is optimal only for a = b. The lower bound is
+    the least C with b * C at least the last bound (the passes before found no path whose f
+    stays below it). The caller has checked that the goal is reachable.
     The reported seconds are the search's: the kernels are compiled (or loaded from numba's
     cache) before the clock starts.
     """
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
-    options = PassOptions(automaton(prune), 0, uses_bpmx(heuristic, bpmx), full_last_iteration)
-    warmed_up_pass(puzzle, heuristic, options.bpmx)
+    options = PassOptions(automaton(prune), 0, uses_bpmx(heuristic, bpmx), full_last_iteration, weights)
+    rules = kernel_rules(options.bpmx, weights)
+    warmed_up_pass(puzzle, heuristic, options.bpmx, weights)
     began = time.perf_counter()
     initial_h = heuristic(board)
     timer = start_timer(stop, time_limit)
     try:
-        bound = initial_h if only_bound is None else only_bound
+        bound = f_of(rules, 0, initial_h) if only_bound is None else only_bound
         passes: list[Iteration] = []
         totals = np.zeros(4, dtype=np.int64)  # expanded, generated, BPMX raises and cutoffs
         solution = "" if puzzle.is_goal(board) else None
@@ -322,7 +363,9 @@ def deepening_search(
                 reason = f"node limit of {node_limit:,} expanded nodes reached"
                 break
             if only_bound is None:
-                proven = bound  # the passes before ruled every shorter solution out
+                # the passes before ruled out every path whose f stays below the bound, and a
+                # shortest path's f stays within f_of(rules, 0, its length)
+                proven = least_h(rules, 0, bound)
             done = interruptible(run_pass, (puzzle, heuristic, board, bound, budget, stop, options), stop)
             totals += done[3:]
             passes.append(Iteration(bound, done.nodes_expanded, done.nodes_generated))
@@ -337,7 +380,7 @@ def deepening_search(
                 break
             if only_bound is not None or done.next_bound == NO_BOUND:
                 reason = f"no solution within {bound} moves"
-                proven = bound + 1  # a whole pass found none within the bound
+                proven = least_h(rules, 0, bound + 1)  # a whole pass found none within the bound
                 break
             bound = done.next_bound
     finally:
@@ -347,7 +390,7 @@ def deepening_search(
         algorithm,
         heuristic.name,
         solution,
-        optimal=only_bound is None and heuristic.admissible,
+        optimal=only_bound is None and heuristic.admissible and (weights is None or weights[0] == weights[1]),
         nodes_expanded=totals[0],
         nodes_generated=totals[1],
         seconds=time.perf_counter() - began,

@@ -65,7 +65,9 @@ def _run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, prune: str 
                              executor=executor)
 
 
-def _settings(heuristic: Heuristic, options: dict) -> dict:
+def deepening_settings(heuristic: Heuristic, options: dict) -> dict:
+    """What a batch row records of a deepening search: its move pruning, whether it completed
+    the last iteration, and whether BPMX applied."""
     return {"prune": options["prune"], "full_last_iteration": "yes" if options["full_last_iteration"] else "no",
             **bpmx_setting(heuristic, options)}
 
@@ -73,5 +75,5 @@ def _settings(heuristic: Heuristic, options: dict) -> dict:
 register(Search(
     "ida", "IDA*: iterative deepening on f = g + h; optimal with an admissible heuristic", _run, informed=True,
     options=(PRUNE, FULL_LAST_ITERATION, BPMX, NODE_LIMIT, TIME_LIMIT, THREADS, EXECUTOR),
-    setting_fields=("prune", "full_last_iteration", "bpmx"), settings=_settings,
+    setting_fields=("prune", "full_last_iteration", "bpmx"), settings=deepening_settings,
 ))

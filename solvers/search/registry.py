@@ -29,6 +29,7 @@ SEARCH_MODULES = (
     "solvers.search.wastar",
     "solvers.search.greedy",
     "solvers.search.anytime",
+    "solvers.search.wida",
     "solvers.search.beam",
     "solvers.search.uninformed",
 )
