@@ -19,7 +19,8 @@ from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.puzzle import Puzzle
 from solvers.search import depth_first
-from solvers.search.wida import integer_weights, weighted_ida_star
+from solvers.search.wastar import integer_weights
+from solvers.search.wida import weighted_ida_star
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, STANDARD_3X3, default_forbidden
 from tests.naive import ida_star_counts

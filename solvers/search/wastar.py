@@ -3,11 +3,13 @@
 With an admissible heuristic and W >= 1, the first goal taken from the open list is at most
 W times longer than the shortest solution: every node that the search orders before it has
 g + W * h no larger than W times the optimum. A larger W expands fewer nodes and finds longer
-solutions; W = 1 is A*. The kernel is A*'s (astar.py) with the priority weights (D, round(W * D))
-for a fixed denominator D, so the weight is honoured to 1/D.
+solutions; W = 1 is A*. The kernel is A*'s (astar.py) with integer priority weights (a, b),
+b / a = W to 1 / WEIGHT_DENOMINATOR in lowest terms (integer_weights, shared with weighted IDA*).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -32,11 +34,18 @@ def weighted_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     """A solution from `start` of at most `weight` times the shortest length (with an admissible
     heuristic), by weighted A*, replayed and checked; limits and BPMX as for A* (astar.py).
     The result is marked optimal only for weight 1."""
+    return best_first(puzzle, start, heuristic, "wastar", integer_weights(weight), node_limit=node_limit,
+                      time_limit=time_limit, bpmx=bpmx)
+
+
+def integer_weights(weight: float) -> tuple[int, int]:
+    """(a, b) in lowest terms with b / a = `weight` to 1 / WEIGHT_DENOMINATOR; a one-line
+    InputError unless 1 <= weight <= MAX_WEIGHT (the range of weighted A*)."""
     if not 1.0 <= weight <= MAX_WEIGHT:
         raise InputError(f"the weight must lie in 1..{MAX_WEIGHT:g}, not {weight:g}")
-    weights = (WEIGHT_DENOMINATOR, round(weight * WEIGHT_DENOMINATOR))
-    return best_first(puzzle, start, heuristic, "wastar", weights, node_limit=node_limit, time_limit=time_limit,
-                      bpmx=bpmx)
+    scaled = round(weight * WEIGHT_DENOMINATOR)
+    common = math.gcd(WEIGHT_DENOMINATOR, scaled)
+    return WEIGHT_DENOMINATOR // common, scaled // common
 
 
 def weight_settings(heuristic: Heuristic, options: dict) -> dict:

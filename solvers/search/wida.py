@@ -19,11 +19,8 @@ and W = 1.2 several times as many.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.depth_first import deepening_search
@@ -31,17 +28,7 @@ from solvers.search.ida import deepening_settings
 from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.registry import FULL_LAST_ITERATION, NODE_LIMIT, PRUNE, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult, checked_start, unsolvable_result, verified
-from solvers.search.wastar import DEFAULT_WEIGHT, MAX_WEIGHT, WEIGHT, WEIGHT_DENOMINATOR, weight_settings
-
-
-def integer_weights(weight: float) -> tuple[int, int]:
-    """(a, b) in lowest terms with b / a = `weight` to 1 / WEIGHT_DENOMINATOR; a one-line
-    InputError unless 1 <= weight <= MAX_WEIGHT (the range of weighted A*)."""
-    if not 1.0 <= weight <= MAX_WEIGHT:
-        raise InputError(f"the weight must lie in 1..{MAX_WEIGHT:g}, not {weight:g}")
-    scaled = round(weight * WEIGHT_DENOMINATOR)
-    common = math.gcd(WEIGHT_DENOMINATOR, scaled)
-    return WEIGHT_DENOMINATOR // common, scaled // common
+from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, integer_weights, weight_settings
 
 
 def weighted_ida_star(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, weight: float = DEFAULT_WEIGHT,
