@@ -485,3 +485,12 @@ def dual_state(state: tuple, goal: tuple) -> tuple:
     for tile in range(len(state)):
         dual[goal.index(state[goal.index(tile)])] = tile
     return tuple(dual)
+
+
+def packed_words(state: tuple, bits: int, per_word: int) -> list[int]:
+    """A state as node_store packs it, by arithmetic on Python integers: cell c in word
+    c // per_word, shifted by bits * (c % per_word)."""
+    words = [0] * -(-len(state) // per_word)
+    for cell, tile in enumerate(state):
+        words[cell // per_word] += tile << (bits * (cell % per_word))
+    return words

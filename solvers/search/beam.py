@@ -29,7 +29,7 @@ from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECT
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
     EMPTY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
-    same_code, unpack,
+    rooted_store, same_code, unpack,
 )
 from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
@@ -57,15 +57,8 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
     """
     bits, per_word, words = layout
     capacity = INITIAL_CAPACITY
-    codes = np.empty((capacity, words), dtype=np.uint64)
-    parent = np.empty(capacity, dtype=np.int64)
-    move = np.empty(capacity, dtype=np.int8)
     board = start.copy()
-    pack(board, bits, per_word, codes, 0)
-    parent[0] = NO_PARENT
-    move[0] = -1
-    index = new_index(capacity)
-    index = insert(index, codes, 0, find(index, codes, codes, 0)[1], 1)
+    codes, parent, move, index = rooted_store(board, layout, capacity)
     goal_code = np.empty((1, words), dtype=np.uint64)
     pack(goal, bits, per_word, goal_code, 0)
     if same_code(codes, 0, goal_code, 0):

@@ -141,6 +141,22 @@ def insert(slots, codes, node, slot, n_nodes):
 
 
 @kernel
+def rooted_store(board, layout, capacity):
+    """Node arrays with room for `capacity` nodes (packed states, parents, moves) and their hash
+    index, holding `board` as node 0, the root (no parent, no move); `layout` is a Packing."""
+    bits, per_word, words = layout
+    codes = np.empty((capacity, words), dtype=np.uint64)
+    parent = np.empty(capacity, dtype=np.int64)
+    move = np.empty(capacity, dtype=np.int8)
+    pack(board, bits, per_word, codes, 0)
+    parent[0] = NO_PARENT
+    move[0] = -1
+    index = new_index(capacity)
+    index = insert(index, codes, 0, find(index, codes, codes, 0)[1], 1)
+    return codes, parent, move, index
+
+
+@kernel
 def grown(array, capacity):
     """A copy of `array` (1-D or 2-D) with room for `capacity` rows."""
     bigger = np.empty((capacity,) + array.shape[1:], dtype=array.dtype)

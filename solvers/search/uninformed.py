@@ -20,8 +20,8 @@ from solvers.search.depth_first import (
 )
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, NO_PARENT, find, grown_store, insert, new_index, node_capacity, pack, packing, path_moves, same_code,
-    unpack,
+    EMPTY, NO_PARENT, find, grown_store, insert, node_capacity, pack, packing, path_moves, same_code,
+    rooted_store, unpack,
 )
 from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
@@ -47,19 +47,12 @@ def _bfs(start, goal, max_nodes, neighbours, stop, layout):
     """
     bits, per_word, words = layout
     capacity = INITIAL_CAPACITY
-    codes = np.empty((capacity, words), dtype=np.uint64)
-    parent = np.empty(capacity, dtype=np.int64)
-    move = np.empty(capacity, dtype=np.int8)
     board = start.copy()
+    codes, parent, move, seen = rooted_store(board, layout, capacity)
     goal_code = np.empty((1, words), dtype=np.uint64)
     pack(goal, bits, per_word, goal_code, 0)
     child_code = np.empty((1, words), dtype=np.uint64)
     position = np.zeros(board.shape[0], dtype=np.int64)  # kept by `slide`, not read
-    pack(board, bits, per_word, codes, 0)
-    seen = new_index(capacity)
-    seen = insert(seen, codes, 0, find(seen, codes, codes, 0)[1], 1)
-    parent[0] = NO_PARENT
-    move[0] = -1
     if same_code(codes, 0, goal_code, 0):
         return FOUND, np.empty(0, dtype=np.int8), 0, 0, 1
     n_nodes = 1
