@@ -64,7 +64,7 @@ class BatchSummary:
     n_solved: int
     n_not_solved: int  # gave up at a limit, or unsolvable
     n_resumed: int
-    mismatches: tuple[int, ...]  # instance ids whose length differs from the known optimum
+    mismatches: tuple[int, ...]  # instance ids whose result contradicts the known optimum (contradicts_optimum)
     mean_length: float
     suboptimalities: tuple[float, ...]  # length / lower bound of each solved row that has a lower bound
     nodes_generated: int
@@ -269,8 +269,8 @@ def solve_batch(
     The instances are solved by `jobs` forked workers, or, given a Dask `client` (see
     solvers/distributed.py), by the workers of its cluster; when a single IDA* instance is
     left, its tree is split over them instead (same length; the last iteration's counters
-    depend on which subtree finds the goal first, unless `full_last_iteration`). A length that differs from an
-    instance's known optimum is reported through `report` at once and listed in the summary's
+    depend on which subtree finds the goal first, unless `full_last_iteration`). A result that contradicts
+    an instance's known optimum (`contradicts_optimum`) is reported through `report` at once and listed in the summary's
     `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them. An instance whose search ended early on
     Ctrl-C with the best solution so far (SearchResult.interrupted) gets no row: the batch stops
@@ -309,22 +309,37 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, pr
             handle.flush()
             os.fsync(handle.fileno())
             rows[instance.number] = row
-            if result.status == SOLVED and instance.optimal is not None and result.length != instance.optimal:
+            if contradicts_optimum(result.length, result.lower_bound, instance.optimal):
+                found = "not solved" if result.length is None else f"solved in {result.length} moves"
+                proven = "" if result.lower_bound is None else f" with a proven lower bound of {result.lower_bound}"
                 with tqdm.external_write_mode():  # the bar, if drawn, is cleared first: never glued to the line
-                    report(f"MISMATCH: instance {instance.number} solved in {result.length} moves, "
+                    report(f"MISMATCH: instance {instance.number} {found}{proven}, "
                            f"but its known optimal length is {instance.optimal}")
             bar.update(1)
     write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
     return _summary(instances, rows, len(kept), time.perf_counter() - began)
 
 
+def contradicts_optimum(length: int | None, lower_bound: int | None, optimum: int | None) -> bool:
+    """Whether a result with a solution of `length` moves (None: none found) and a proven
+    `lower_bound` (None: nothing proven) contradicts a known `optimum` (None: unknown): a
+    solution shorter than the shortest, or a bound above it. A search that proves its solution
+    optimal proves the length itself, so any other length is a contradiction; a longer solution
+    of a search that proves less is none."""
+    if optimum is None:
+        return False
+    return (length is not None and length < optimum) or (lower_bound is not None and lower_bound > optimum)
+
+
 def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, wall: float) -> BatchSummary:
     solved = [r for r in rows.values() if r["status"] == SOLVED]
     lengths = [int(r["length"]) for r in solved]
     known = {i.number: i.optimal for i in instances}
-    mismatches = tuple(
-        sorted(int(r["id"]) for r in solved if known[int(r["id"])] is not None and int(r["length"]) != known[int(r["id"])])
-    )
+    mismatches = tuple(sorted(
+        int(r["id"]) for r in rows.values()
+        if contradicts_optimum(int(r["length"]) if r["length"] else None,
+                               int(r["lower_bound"]) if r["lower_bound"] else None, known[int(r["id"])])
+    ))
     return BatchSummary(
         n_instances=len(instances),
         n_solved=len(solved),

@@ -4,8 +4,8 @@
 solve-puzzle exit status: 0 solved, 1 the instance is unsolvable, 2 invalid input (one line
 on stderr), 3 a node or time limit ended the search first, 130 interrupted (the anytime search,
 once it has a solution, prints the best so far first).
-solve-batch exit status: 0 every instance solved at its known length, 1 a length differs from
-a known optimum, 2 invalid input, 3 some instance not solved (limit or unsolvable), 130
+solve-batch exit status: 0 every instance solved and no result contradicts a known optimum
+(batch.contradicts_optimum), 1 some does, 2 invalid input, 3 some instance not solved (limit or unsolvable), 130
 interrupted (the rows written so far stay; rerun to resume).
 compare-heuristics exit status: 0 done (every instance solved at its known length), 1 a length
 differs from a known optimum (the report is written), 2 invalid input, 130 interrupted.
@@ -267,7 +267,7 @@ def _solve_batch(args) -> int:
         )
     print("\n".join(summary.lines()))
     if summary.mismatches:
-        print(f"solve-batch: ERROR: {len(summary.mismatches)} lengths differ from the known optima "
+        print(f"solve-batch: ERROR: {len(summary.mismatches)} results contradict the known optima "
               f"(instances {', '.join(map(str, summary.mismatches))})", file=sys.stderr)
         return EXIT_UNSOLVABLE
     return EXIT_GAVE_UP if summary.n_not_solved else EXIT_OK

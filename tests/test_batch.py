@@ -104,6 +104,23 @@ def test_cli_summary_and_exit_statuses(instance_file, tmp_path):
     assert status == 3
 
 
+def test_a_suboptimal_search_contradicts_a_known_optimum_only_by_what_it_proves(instance_file, tmp_path):
+    # weighted A* at weight 3 finds longer solutions than the known optima: no contradiction
+    out = tmp_path / "weighted.csv"
+    status, _, stderr = cli(str(instance_file), "--algorithm", "wastar", "--weight", "3", "--heuristic", "manhattan",
+                            "--out", str(out), "--quiet")
+    rows = list(csv.DictReader(out.open()))
+    assert status == 0 and "MISMATCH" not in stderr, stderr
+    assert any(int(r["length"]) > int(r["known_length"]) for r in rows)
+    # a known length below the proven lower bound (h of the start at least) is one
+    text = instance_file.read_text().splitlines()
+    wrong = tmp_path / "too-short.txt"
+    wrong.write_text("\n".join(text[:3] + [text[3].split("|")[0] + "| 1"]) + "\n")
+    status, _, stderr = cli(str(wrong), "--algorithm", "wastar", "--weight", "3", "--heuristic", "manhattan",
+                            "--out", str(tmp_path / "too-short.csv"), "--quiet")
+    assert status == 1 and "MISMATCH: instance 1 solved in" in stderr and "proven lower bound" in stderr
+
+
 def test_a_malformed_instance_line_is_named(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("# board: 3x3\n1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8\n")
@@ -199,7 +216,7 @@ def test_prune_and_full_last_iteration_reach_every_row_and_order_independent_cou
     assert {(r["prune"], r["full_last_iteration"]) for r in serial} == {("parent", "yes")}
     alone = ida_star(puzzle, hardest.start, heuristic, **search)
     assert _rows(tmp_path / "split.csv")[0]["nodes_generated"] == str(alone.nodes_generated)
-    with pytest.raises(InputError, match="apply to ida only, not to astar"):
+    with pytest.raises(InputError, match="apply to ida and wida only, not to astar"):
         solve_batch(puzzle, instances, heuristic, tmp_path / "astar.csv", algorithm="astar", prune="fsm")
     solve_batch(puzzle, instances[:2], heuristic, tmp_path / "astar.csv", algorithm="astar")
     assert {(r["prune"], r["full_last_iteration"]) for r in _rows(tmp_path / "astar.csv")} == {("", "")}
