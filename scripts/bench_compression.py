@@ -58,6 +58,20 @@ def pdb_file(puzzle, partition, kind: str, form: str) -> Path:
     return path
 
 
+def reflected_max_spec(puzzle, partitions, kind: str) -> str:
+    """The heuristic spec of the maximum over `partitions`, each partition's tables of `kind`
+    read with the reflected lookup; missing tables are built first (their build time printed)."""
+    lookups = []
+    for partition in partitions:
+        missing = not (FOLDER / default_file_name(puzzle, partition, table_kind=kind)).exists()
+        began = time.perf_counter()
+        path = pdb_file(puzzle, partition, kind, "none")
+        if missing:
+            print(f"built {path} in {time.perf_counter() - began:.1f} s", flush=True)
+        lookups.append(f"pdb:{path}+reflect")
+    return lookups[0] if len(lookups) == 1 else f"max({', '.join(lookups)})"
+
+
 def measure(puzzle, instances, path: Path, states: np.ndarray, jobs: int) -> dict:
     before = resident_bytes()
     began = time.perf_counter()

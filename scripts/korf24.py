@@ -22,10 +22,10 @@ import sys
 import time
 from pathlib import Path
 
-from bench_compression import pdb_file
+from bench_compression import reflected_max_spec
 
 from pdb_build.partitions import catalogue, preset
-from pdb_build.store import PLAIN, ZERO_AWARE, default_file_name
+from pdb_build.store import PLAIN, ZERO_AWARE
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.cli_support import run_guarded
@@ -97,16 +97,9 @@ def configured_spec(puzzle, args) -> tuple[str, str]:
     data/pdbs/, their build time printed). The name is the table kind, then the partitions
     unless they are the default 6-6-6-6 (e.g. "zero-aware", "plain-small")."""
     kind = ZERO_AWARE if args.zero_aware else PLAIN
-    lookups = []
-    for partition in _partitions(puzzle, args.partitions):
-        missing = not (ROOT / "data" / "pdbs" / default_file_name(puzzle, partition, table_kind=kind)).exists()
-        began = time.perf_counter()
-        path = pdb_file(puzzle, partition, kind, "none")
-        if missing:
-            print(f"built {path} in {time.perf_counter() - began:.1f} s", flush=True)
-        lookups.append(f"pdb:{path}+reflect")
+    spec = reflected_max_spec(puzzle, _partitions(puzzle, args.partitions), kind)
     named = "" if args.partitions == "6-6-6-6" else "-" + args.partitions.replace("catalogue:", "").replace(",", "+")
-    return (lookups[0] if len(lookups) == 1 else f"max({', '.join(lookups)})"), kind + named
+    return spec, kind + named
 
 
 def _partitions(puzzle, text: str) -> tuple:
