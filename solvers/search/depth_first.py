@@ -72,7 +72,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     parent's h - 1, a child whose h exceeds its parent's by more than one raises the parent's h
     to the child's h - 1 (on generation, and again when the child's subtree has been searched
     and may have raised it), and a parent whose raised f exceeds the bound is left at once; its
-    f offers the next bound. Both rules keep h admissible on a graph of unit edges, and neither
+    f offers the next bound. BPMX's two rules keep h admissible on a graph of unit edges, and neither
     changes anything with a consistent heuristic. numba decides each `isinstance(rules, ...)`
     when it compiles and prunes the branches it rules out, so that the kernel compiled for one
     kind of `rules` has no trace of the others' steps.

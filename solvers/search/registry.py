@@ -8,7 +8,7 @@ commands' option parsers and their help add every option that some search takes
 columns `setting_fields()` lists.
 
 An option is named once, by its keyword, and shared by the searches that take it (`--prune`
-is IDA*'s only, `--bpmx` that of IDA* and the best-first searches); a search with a new option
+is IDA*'s and weighted IDA*'s, `--bpmx` that of IDA* and the best-first searches); a search with a new option
 defines an `Option` in its own module and lists it in its registration.
 """
 
