@@ -65,6 +65,29 @@ def test_a_user_function_guides_every_search_to_optimal_lengths(algorithm, incre
         assert solve(puzzle, start, "ida" if algorithm != "astar" else "astar", "hamming", **extra).optimal
 
 
+@numba.njit
+def below_zero_off_the_goal(board):
+    """-3 everywhere but at the goal 1 2 ... 8 0, where it is 0: a user's slip."""
+    for cell in range(board.shape[0] - 1):
+        if board[cell] != cell + 1:
+            return -3
+    return 0
+
+
+@pytest.mark.parametrize("algorithm", ["ida", "astar"])
+def test_a_user_function_below_zero_counts_as_zero(algorithm):
+    # the searches size their stacks by the bound, which assumes h >= 0
+    puzzle = Puzzle(3, 3, STANDARD_3X3)
+    heuristic = user_heuristic(puzzle, below_zero_off_the_goal)
+    exact = distances(3, 3, STANDARD_3X3)
+    near = sorted(state for state, d in exact.items() if d == 8)[:3]
+    for state in near:
+        start = np.array(state, dtype=np.uint8)
+        assert heuristic(start) == 0
+        result = solve(puzzle, start, algorithm, heuristic)
+        assert result.length == 8 and result.initial_h == 0
+
+
 def test_a_user_function_by_spec_in_max_and_in_a_batch_with_forked_workers(tmp_path):
     exact = distances(3, 3, STANDARD_3X3)
     states = [s for s in exact if exact[s] >= 22][:6]

@@ -5,7 +5,7 @@
                                                       after a move (the board is after it)
 
 `my_h` is an `@numba.njit` function of a uint8 board (the tile in each cell) returning an
-integer; `child`, if given, returns the same value incrementally. The spec form is
+integer (a value below 0 counts as 0); `child`, if given, returns the same value incrementally. The spec form is
 `user:MODULE:FUNCTION` or `user:MODULE:FUNCTION:CHILD`: the functions are imported by name, so
 they must be importable wherever the search runs (in a worker process of solve-batch they are
 found again in `__main__` or their module; on a Dask worker their module must be installed).
@@ -91,25 +91,29 @@ def term_from_spec(puzzle: Puzzle, text: str) -> Term:
     return user_term(puzzle, *functions)
 
 
+# The scratch keeps the function's own value (its incremental form starts from it); the value
+# returned counts below 0 as 0, since the searches size their stacks by a bound that assumes h >= 0.
+
+
 @inline_kernel
 def _start(data, board, position, scratch, row, column):
     h = np.int64(data.full(board))
     scratch[row, column] = h
-    return h
+    return max(h, 0)
 
 
 @inline_kernel
 def _child(data, board, position, scratch, row, column, tile, source, target):
     h = np.int64(data.full(board))
     scratch[row + 1, column] = h
-    return h
+    return max(h, 0)
 
 
 @inline_kernel
 def _incremental_child(data, board, position, scratch, row, column, tile, source, target):
     h = np.int64(data.child(scratch[row, column], board, tile, source, target))
     scratch[row + 1, column] = h
-    return h
+    return max(h, 0)
 
 
 register_kind(UserFunction, _start, _child)
