@@ -351,38 +351,11 @@ def deepening_search(
     initial_h = heuristic(board)
     timer = start_timer(stop, time_limit)
     try:
-        bound = f_of(rules, 0, initial_h) if only_bound is None else only_bound
-        passes: list[Iteration] = []
-        totals = np.zeros(4, dtype=np.int64)  # expanded, generated, BPMX raises and cutoffs
-        solution = "" if puzzle.is_goal(board) else None
-        reason = ""
-        proven = 0  # no solution is shorter than this
-        while solution is None:
-            budget = node_limit - int(totals[0]) if node_limit else 0
-            if node_limit and budget <= 0:
-                reason = f"node limit of {node_limit:,} expanded nodes reached"
-                break
-            if only_bound is None:
-                # the passes before ruled out every path whose f stays below the bound, and a
-                # shortest path's f stays within f_of(rules, 0, its length)
-                proven = least_h(rules, 0, bound)
-            done = interruptible(run_pass, (puzzle, heuristic, board, bound, budget, stop, options), stop)
-            totals += done[3:]
-            passes.append(Iteration(bound, done.nodes_expanded, done.nodes_generated))
-            if done.outcome == FOUND:
-                solution = moves_to_text(done.moves)
-                break
-            if stop[0]:
-                reason = f"time limit of {time_limit:g} s reached"
-                break
-            if done.outcome == LIMIT_REACHED:
-                reason = f"node limit of {node_limit:,} expanded nodes reached"
-                break
-            if only_bound is not None or done.next_bound == NO_BOUND:
-                reason = f"no solution within {bound} moves"
-                proven = least_h(rules, 0, bound + 1)  # a whole pass found none within the bound
-                break
-            bound = done.next_bound
+        # every pass in one worker thread: a thread per pass cost about a millisecond each,
+        # more than a whole pass on a small board
+        solution, reason, proven, passes, totals = interruptible(
+            _deepen, (puzzle, heuristic, board, stop, options, rules, initial_h, only_bound, node_limit, time_limit),
+            stop)
     finally:
         if timer is not None:
             timer.cancel()
@@ -401,3 +374,43 @@ def deepening_search(
         admissible=heuristic.admissible,
         proven=proven,
     )
+
+
+def _deepen(puzzle: Puzzle, heuristic: Heuristic, board: np.ndarray, stop: np.ndarray, options: PassOptions, rules,
+            initial_h: int, only_bound: int | None, node_limit: int, time_limit: float | None) -> tuple:
+    """The passes of `deepening_search` (see there) until one finds the goal or a limit, `stop`
+    or the last bound ends them: (solution or None, the reason it gave up, the proven lower
+    bound, the passes, their totals of expanded, generated, BPMX raises and cutoffs)."""
+    bound = f_of(rules, 0, initial_h) if only_bound is None else only_bound
+    passes: list[Iteration] = []
+    totals = np.zeros(4, dtype=np.int64)
+    solution = "" if puzzle.is_goal(board) else None
+    reason = ""
+    proven = 0  # no solution is shorter than this
+    while solution is None:
+        budget = node_limit - int(totals[0]) if node_limit else 0
+        if node_limit and budget <= 0:
+            reason = f"node limit of {node_limit:,} expanded nodes reached"
+            break
+        if only_bound is None:
+            # the passes before ruled out every path whose f stays below the bound, and a
+            # shortest path's f stays within f_of(rules, 0, its length)
+            proven = least_h(rules, 0, bound)
+        done = run_pass(puzzle, heuristic, board, bound, budget, stop, options)
+        totals += done[3:]
+        passes.append(Iteration(bound, done.nodes_expanded, done.nodes_generated))
+        if done.outcome == FOUND:
+            solution = moves_to_text(done.moves)
+            break
+        if stop[0]:
+            reason = f"time limit of {time_limit:g} s reached"
+            break
+        if done.outcome == LIMIT_REACHED:
+            reason = f"node limit of {node_limit:,} expanded nodes reached"
+            break
+        if only_bound is not None or done.next_bound == NO_BOUND:
+            reason = f"no solution within {bound} moves"
+            proven = least_h(rules, 0, bound + 1)  # a whole pass found none within the bound
+            break
+        bound = done.next_bound
+    return solution, reason, proven, passes, totals
