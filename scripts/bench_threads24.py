@@ -7,7 +7,7 @@ between the modes). Runs sequential IDA*, parallel_ida_star on 2 threads and, wi
 on a LocalCluster of 2 single-threaded worker processes (tasks batched to TASK_NODES
 predicted nodes; with --unbatched also one task per work item, as before batching). Prints
 per mode the seconds, nodes expanded and expanded nodes per second, the rate against the
-sequential one (issue 15 asks at least 1.9x on 2 threads), and for the cluster the number of
+sequential one (the target is at least 1.9x on 2 threads), and for the cluster the number of
 tasks, their mean compute time and, with --unbatched, the cost per task: the unbatched run's
 extra wall time over the batched one's, times its 2 workers, per extra task. Writes
 results/bench_threads24.csv.
