@@ -56,7 +56,7 @@ def build_pdb_parser() -> OneLineParser:
     )
     parser.add_argument(
         "--codec", choices=list(CODECS), default=DEFAULT_CODEC,
-        help=f"compression of the tables (default {DEFAULT_CODEC}: loads fastest; zstd: 3.5x smaller, needs hdf5plugin to read)",
+        help=f"compression of the tables (default {DEFAULT_CODEC}: loads fastest; zstd: several times smaller, needs hdf5plugin to read)",
     )
     parser.add_argument(
         "--compress", default="none", metavar="FORM",

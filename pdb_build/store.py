@@ -2,8 +2,8 @@
 
 One file per partition. File attributes describe the partition; each pattern's table is a
 1-D uint8 dataset `pattern_<i>` (chunked, stored with one of CODECS: uncompressed by default,
-as it loads fastest and any HDF5 reader takes it; Zstandard through hdf5plugin is 3.5x
-smaller and loads about twice as slowly, gzip slower still, see BENCHMARKS.md) whose
+as it loads fastest and any HDF5 reader takes it; Zstandard through hdf5plugin is several
+times smaller and loads more slowly, gzip slower still, see BENCHMARKS.md) whose
 attributes hold everything needed to use and trust it: its tiles, board, goal, cost model,
 ranking scheme, entry count, maximum, mean and histogram of values, build seconds, format and
 package versions and a SHA-256 checksum of the table bytes.
@@ -11,8 +11,8 @@ package versions and a SHA-256 checksum of the table bytes.
 A *zero-aware* file (`table_kind = "zero-aware"`, format version 2) holds per pattern one
 byte per (placement, blank region) (bfs.py, `zero_aware`): the dataset is indexed by
 (block_offset[map] + region) * k! + order, the layout of abstraction.region_layout, which
-depends only on the board and k and is recomputed on load (milliseconds; 50 ms for k = 6 on
-5x5) rather than stored. Plain files keep format version 1 and no `table_kind` attribute is
+depends only on the board and k and is recomputed on load (a small cost beside reading the
+tables) rather than stored. Plain files keep format version 1 and no `table_kind` attribute is
 needed to read them (files written before zero-aware tables existed load unchanged); a tilepdb
 that predates zero-aware tables refuses a version-2 file by its version.
 

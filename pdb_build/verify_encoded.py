@@ -5,8 +5,7 @@ zero-aware one: min:K entries are minima over merged blocks and delta entries si
 So the tables are built again from the file's board, goal, partition and kind (the builder's
 BFS, as build-pdb runs it), encoded as the file says (compress.py), and compared byte for
 byte with the stored tables; the first difference is reported with the uncompressed entries
-it stands for. This is as costly as the build (seconds on 3x3 to 4x4 partitions of up to 7
-tiles, about a minute for the 15-puzzle 7-8) and needs its memory; plain and zero-aware
+it stands for. This is as costly as the build, in time and memory; plain and zero-aware
 files keep verify.py's independent invariant checks.
 """
 

@@ -198,10 +198,10 @@ def _maximum_over_leaves(kernel: str, node_types):
     call written out per leaf (a tuple of leaves of different kinds cannot be looped over in
     numba), a sum or maximum node as its members' calls added up or maximised into one local
     (every member evaluated exactly: start or child); h_child_at_least returns once a node of
-    the top-level maximum reaches `enough`. A flat maximum is written exactly as it always was.
+    the top-level maximum reaches `enough`. A flat maximum is a chain of `max` over its leaves.
     One level of `overload` only: numba types an always-inlined overload's body again at every
     round of type inference, so nested overloads multiply the compile time (a kind's kernels
-    were inlined up to 20 times into one search kernel)."""
+    would be inlined many times over into one search kernel)."""
     arguments = _ARGUMENTS[kernel]
     exact = "start" if kernel == "start" else "child"
     lines = [f"def implementation(leaves, {arguments}):"]

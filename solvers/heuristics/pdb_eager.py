@@ -92,7 +92,7 @@ def eager_kernels(reader_class: type) -> Evaluation:
         best = 0
         best_lookup = lookup
         tried = 0
-        while tried < n_lookups and best < enough:  # a loop without a return inside: 2.6x faster compiled
+        while tried < n_lookups and best < enough:  # a loop without a return inside compiles to faster code
             instance = affected[lookup, tile]
             if instance >= 0:
                 scratch[row + 1, column + instance] = child_value(reader, instances, instance, position,

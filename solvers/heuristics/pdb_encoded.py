@@ -52,7 +52,7 @@ class EncodedTables(NamedTuple):
 
 
 # Without branches on the pattern's kind: a conditional array read made numba keep reference
-# counting in the search loop (8x slower). A plain pattern reads the dummy first entries of
+# counting in the search loop, several times slower. A plain pattern reads the dummy first entries of
 # region_offset and region_of_cell and keeps its map rank; an absolute pattern's decode adds 0.
 
 @inline_kernel

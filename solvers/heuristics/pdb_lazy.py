@@ -89,7 +89,7 @@ def lazy_kernels(reader_class: type) -> Evaluation:
         best = 0
         best_lookup = lookup
         tried = 0
-        while tried < n_lookups and best < enough:  # a loop without a return inside: 2.6x faster compiled
+        while tried < n_lookups and best < enough:  # a loop without a return inside compiles to faster code
             if _lazy_total(lookup, lookup_start, lookup_instance, scratch, child, column) > best:
                 for j in range(lookup_start[lookup], lookup_start[lookup + 1]):
                     instance = lookup_instance[j]

@@ -228,7 +228,8 @@ def _shared_tables(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, 
 def _held_in(databases: tuple[PatternDatabase, ...], buffer: np.ndarray,
              table_offset: np.ndarray) -> tuple[PatternDatabase, ...]:
     """The databases with their tables as views of `buffer` (_shared_tables'), so that a merged
-    term does not keep the files' own copies alive as well (a catalogue's 3.3 GB, not 8.4)."""
+    term does not keep the files' own copies alive as well (a catalogue's files repeat many
+    tables: their copies would more than double the memory)."""
     held, pattern = [], 0
     for database in databases:
         offsets = table_offset[pattern: pattern + len(database.tables)]

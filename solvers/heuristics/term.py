@@ -30,10 +30,10 @@ class Term:
     cache index names the kind's class, and a process where its module cannot be imported
     could not read the index of any search): searches then compile without the disk cache.
     `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
-    inlined kernel, when others followed it, made numba's code for max(...) up to 3x slower
-    (measured on Korf's instances); last, it costs what it costs alone. `consistent` says that
-    h changes by at most one per move (searches apply BPMX by default where a term is not known
-    to be: solvers/search/depth_first.py). `admissible` says that h never exceeds the distance
+    inlined kernel, when others followed it, made numba's code for max(...) much slower;
+    last, it costs what it costs alone. `consistent` says that h changes by at most one per
+    move (searches apply BPMX by default where a term is not known to be:
+    solvers/search/depth_first.py). `admissible` says that h never exceeds the distance
     (False for a user's function, which the toolkit cannot check): a search reports its
     solution as optimal only if every term is.
 

@@ -10,7 +10,7 @@ part by at most one, so h = vertical + horizontal is admissible (and consistent)
 at least Manhattan's row-and-column parts taken as lines, and often more.
 
 Tables are built on first use for a board and goal and kept for the process (a 4x4 board has
-24,964 matrices per part, built in 0.4 s); `MAX_STATES` refuses boards whose tables would take
+24,964 matrices per part, built in well under a second); `MAX_STATES` refuses boards whose tables would take
 minutes or whose keys would not fit 62 bits (accepted: 2x2-2x6, 3x2-3x5, 4x2-4x4, 5x2, 5x3, 6x2). At run time a part is the index
 of its matrix: a move looks up the next index in a table by the direction of the blank and the
 goal line of the moved tile, so h is two table reads per node.

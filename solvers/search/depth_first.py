@@ -351,8 +351,8 @@ def deepening_search(
     initial_h = heuristic(board)
     timer = start_timer(stop, time_limit)
     try:
-        # every pass in one worker thread: a thread per pass cost about a millisecond each,
-        # more than a whole pass on a small board
+        # every pass in one worker thread: starting a thread per pass cost more than a whole
+        # pass on a small board
         solution, reason, proven, passes, totals = interruptible(
             _deepen, (puzzle, heuristic, board, stop, options, rules, initial_h, only_bound, node_limit, time_limit),
             stop)

@@ -30,14 +30,14 @@ the blank circling a 2x2 block one and a half times (RDLURD = DRULDR; three full
 12 moves, are the identity), and longer ones over 2x3 and larger blocks (8, 9, 10, 11 and 12
 moves); the automaton has 9,223 states. They cut the brute-force branching factor of the
 15-puzzle from 2.130 (parent) to 2.008 (2.068 with 8 moves, 2.034 with 10, 2.002 with 13,
-1.985 with 14, whose generation takes 4 s and 0.3 GB). Generation takes 0.2-0.3 s (once
-per process, `automaton`; the kernels are cached on disk).
+1.985 with 14); longer strings cut little more and take much longer and more memory to
+generate. Generation runs once per process (`automaton`; the kernels are cached on disk).
 
-The default, fsm, is the fastest measured (scripts/bench_pruning.py): on Korf's 15-puzzle
-instances 1-10 with Manhattan, IDA* generates 0.385 times the nodes of parent (581 M instead
-of 1,512 M) in 0.44 times the time (6.1 s instead of 14.0 s), at 95 instead of 108 M nodes/s
-(the larger table). With parent, the kernel is as fast as the one that compared the move
-with the previous one's inverse (bench_ida.py, 13.2 s either way).
+The default, fsm, is the fastest measured (scripts/bench_pruning.py; BENCHMARKS.md, "Move
+pruning: `--prune parent` against `fsm`"): IDA* generates far fewer nodes than with parent,
+at a slightly lower rate per node (the larger table), and so takes less time. With parent,
+the kernel is as fast as one that compares the move with the previous one's inverse
+(bench_ida.py).
 
 The automaton (`build_automaton`, Aho-Corasick over the forbidden strings): next_state[state,
 move] is the state after `move`, or PRUNED when the move completes a forbidden string; state 0

@@ -11,10 +11,9 @@ the shortest length is at least ceil(B / b), which is at least h(start) and ceil
 passes' bounds (`iterations`) are values of f, in which a move counts a (1 for W = 1, which
 is IDA*: the same passes and counts).
 
-A larger W finds longer solutions and, from W = 2 on, expands fewer nodes than IDA* (on the 3x3
-with Manhattan distance). Closer to 1, f takes finer values than IDA*'s g + h, the bound rises
-in smaller steps and the passes multiply: there W = 1.5 expands about as many nodes as IDA*,
-and W = 1.2 several times as many.
+A larger W finds longer solutions and, well above 1, expands fewer nodes than IDA*. Closer to
+1, f takes finer values than IDA*'s g + h, the bound rises in smaller steps and the passes
+multiply, so that a weight near 1 can expand more nodes than IDA* itself.
 """
 
 from __future__ import annotations
