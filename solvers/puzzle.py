@@ -120,7 +120,8 @@ def default_goal(n_cells: int) -> np.ndarray:
 class Puzzle:
     """A board of `rows` x `cols` cells with a goal state.
 
-    Read-only numpy tables for the kernels:
+    Read-only numpy tables for the kernels::
+
       goal        uint8[N]     the tile in each cell of the goal
       goal_cell   uint8[N]     the goal cell of each tile
       neighbours  int8[N, 4]   the cell the blank reaches from each cell by U, D, L, R

@@ -1,13 +1,15 @@
 """reports.py -- write a Comparison (experiments.py) to files: CSV, Markdown and PNG plots.
 
-summary.csv / summary.md   one row per heuristic (strength measures, IDA* totals, KRE: ratio of
-                           the predicted to the measured totals, and the mean per-instance ratio)
-per_state.csv              `state`, then h of every heuristic (and `exact` when known)
-per_instance.csv           one row per heuristic and instance
-h_distributions.png, predicted_vs_measured.png, nodes_per_instance.png   (needs matplotlib)
-meta.json                  the command line, seed, package version, date, IDA*'s move pruning and
-                           which nodes its counters include (`node_counts`)
-manifest.json              the files above, which a later run with `force` replaces (output_folder.py)
+The files it writes::
+
+    summary.csv / summary.md   one row per heuristic (strength measures, IDA* totals, KRE: ratio of
+                               the predicted to the measured totals, and the mean per-instance ratio)
+    per_state.csv              `state`, then h of every heuristic (and `exact` when known)
+    per_instance.csv           one row per heuristic and instance
+    h_distributions.png, predicted_vs_measured.png, nodes_per_instance.png   (needs matplotlib)
+    meta.json                  the command line, seed, package version, date, IDA*'s move pruning and
+                               which nodes its counters include (`node_counts`)
+    manifest.json              the files above, which a later run with `force` replaces (output_folder.py)
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """spec.py -- the one grammar of heuristics that every command and the Python API use.
 
+The grammar::
+
     spec  := term | max(spec, spec, ...) | sum(spec, spec, ...)
     term  := zero | hamming | manhattan | linear-conflict | walking-distance
              (aliases: none, md, lc, wd)

@@ -1,5 +1,7 @@
 """user_function.py -- a heuristic of the user's own: a numba-compiled function of the board.
 
+Its two forms::
+
     user_heuristic(puzzle, my_h)                      h = my_h(board) at every node
     user_heuristic(puzzle, my_h, child=my_h_child)    h = my_h_child(h_parent, board, tile, source, target)
                                                       after a move (the board is after it)

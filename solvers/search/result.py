@@ -24,30 +24,32 @@ class Iteration:
 class SearchResult:
     """What a search found and what it cost.
 
-    status           SOLVED, UNSOLVABLE (the goal is unreachable; nothing was searched) or
-                     GAVE_UP (a node or time limit ended the search first)
-    length, moves    the solution's number of moves and its U/D/L/R string (None unless SOLVED)
-    optimal          whether the search guarantees that `length` is the shortest possible
-    lower_bound      a proven lower bound on the shortest length: `length` when optimal, else
-                     the most the search proved (h of the start at least; a weighted search's
-                     length over its weight; IDA*'s last bound); None where the heuristic may
-                     overestimate (nothing is proven) or the goal is unreachable
-    found            (length, seconds from the start) of each better solution in the order
-                     found: one for most searches, several for the anytime search
-    interrupted      whether Ctrl-C (or SIGTERM, which the commands turn into KeyboardInterrupt)
-                     ended the search early and it returned the best solution found so far
-                     (SOLVED, `optimal` only if proven) instead of raising KeyboardInterrupt:
-                     only the anytime search does, once it has a solution. The interrupt is
-                     reported this way, not consumed: a caller that goes on must stop as on
-                     KeyboardInterrupt (a batch writes no row for it)
-    nodes_expanded   nodes whose children were generated
-    nodes_generated  children generated (after move pruning: see solvers/search/move_pruning.py)
-    initial_h        the heuristic's value at the start state
-    iterations       the passes of a deepening search, in order (empty for other searches)
-    bpmx             whether the search applied BPMX (bidirectional pathmax, IDA* and A*)
-    bpmx_raises      how often a child's h raised its parent's (0 without BPMX)
-    bpmx_cutoffs     how often that raised the parent's f above IDA*'s bound, which left the
-                     parent at once (A* has no bound: 0)
+    Its fields::
+
+      status           SOLVED, UNSOLVABLE (the goal is unreachable; nothing was searched) or
+                       GAVE_UP (a node or time limit ended the search first)
+      length, moves    the solution's number of moves and its U/D/L/R string (None unless SOLVED)
+      optimal          whether the search guarantees that `length` is the shortest possible
+      lower_bound      a proven lower bound on the shortest length: `length` when optimal, else
+                       the most the search proved (h of the start at least; a weighted search's
+                       length over its weight; IDA*'s last bound); None where the heuristic may
+                       overestimate (nothing is proven) or the goal is unreachable
+      found            (length, seconds from the start) of each better solution in the order
+                       found: one for most searches, several for the anytime search
+      interrupted      whether Ctrl-C (or SIGTERM, which the commands turn into KeyboardInterrupt)
+                       ended the search early and it returned the best solution found so far
+                       (SOLVED, `optimal` only if proven) instead of raising KeyboardInterrupt:
+                       only the anytime search does, once it has a solution. The interrupt is
+                       reported this way, not consumed: a caller that goes on must stop as on
+                       KeyboardInterrupt (a batch writes no row for it)
+      nodes_expanded   nodes whose children were generated
+      nodes_generated  children generated (after move pruning: see solvers/search/move_pruning.py)
+      initial_h        the heuristic's value at the start state
+      iterations       the passes of a deepening search, in order (empty for other searches)
+      bpmx             whether the search applied BPMX (bidirectional pathmax, IDA* and A*)
+      bpmx_raises      how often a child's h raised its parent's (0 without BPMX)
+      bpmx_cutoffs     how often that raised the parent's f above IDA*'s bound, which left the
+                       parent at once (A* has no bound: 0)
     """
 
     status: str
