@@ -1,5 +1,5 @@
 """PDB files read by other tools: plain h5py (hdf5plugin for Zstandard only) and the index formula
-of the README, in a fresh interpreter that never imports tilepdb, agree with the toolkit."""
+of the user guide (docs/guide/pdbs.md), in a fresh interpreter that never imports tilepdb, agree with the toolkit."""
 
 import json
 import subprocess
@@ -16,7 +16,7 @@ from pdb_build.ranking import PlacementRanking
 from pdb_build.store import load_partition
 from solvers.puzzle import Puzzle
 
-# The README's reader: its placement_index word for word, h5py, and hdf5plugin for zstd only.
+# The guide's reader: its placement_index word for word, h5py, and hdf5plugin for zstd only.
 PLAIN_READER = '''
 import json, math, sys
 import h5py
@@ -72,12 +72,12 @@ def test_plain_h5py_reads_the_same_entries_as_the_toolkit(puzzle, tmp_path, code
         assert table[ranking.rank(np.array(chosen))].tolist() == plain
 
 
-def test_the_reader_is_the_readmes():
+def test_the_reader_is_the_guides():
     function = PLAIN_READER[PLAIN_READER.index("def placement_index") : PLAIN_READER.index("values = []")].strip()
-    assert function in (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert function in (Path(__file__).resolve().parent.parent / "docs" / "guide" / "pdbs.md").read_text()
 
 
-def test_the_readme_worked_example(puzzle):
-    """Tiles 1-7 of Korf's instance 1 on cells 11,10,15,12,7,8,3 (see the README)."""
+def test_the_guides_worked_example(puzzle):
+    """Tiles 1-7 of Korf's instance 1 on cells 11,10,15,12,7,8,3 (see docs/guide/pdbs.md)."""
     cells = [11, 10, 15, 12, 7, 8, 3]
     assert int(PlacementRanking(16, 7).rank(cells)[0]) == 8111 * 5040 + 3357 == 40_882_797
