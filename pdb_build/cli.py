@@ -21,6 +21,7 @@ from pdb_build.store import (
 )
 from pdb_build.verify import verify_pdb
 from solvers.cli_support import EXIT_INVALID, EXIT_OK, OneLineParser, positive_int, run_guarded, show_progress
+from solvers.compile_notice import add_verbose_option, announcing, build_seconds, shown, verify_seconds
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle, parse_board
 
@@ -64,6 +65,7 @@ def build_pdb_parser() -> OneLineParser:
              "of two; lossy, admissible), nibble (4 bits, values up to 15) or delta (1 bit; zero-aware tables only)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_verbose_option(parser, quiet=True)
     return parser
 
 
@@ -88,6 +90,12 @@ def _build_pdb(args) -> int:
     out = Path(args.out) if args.out else DEFAULT_DIR / default_file_name(puzzle, partition, cost_model, table_kind,
                                                                           compression)
     check_target(out, args.force)  # before the layout and the size report
+    with announcing("build-pdb", "the table builder's kernels", build_seconds(),
+                    shown(args.verbose, args.quiet)):
+        return _built(args, puzzle, partition, cost_model, compression, out)
+
+
+def _built(args, puzzle, partition, cost_model: str, compression, out: Path) -> int:
     plan = plan_build(puzzle, partition, additive=not args.non_additive, zero_aware=args.zero_aware)
     print(f"board {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}, partition {partition.name} "
           f"({partition.sizes}), {cost_model}{', zero-aware' if args.zero_aware else ''}, {describe(compression)}")
@@ -129,6 +137,7 @@ def verify_pdb_parser() -> OneLineParser:
     parser.add_argument("files", nargs="+", metavar="FILE", help="PDB files written by build-pdb")
     parser.add_argument("--sample", type=positive_int, metavar="N", help="check N random entries of each table, not all")
     parser.add_argument("--seed", type=int, default=0, help="the seed of --sample (default 0)")
+    add_verbose_option(parser)
     return parser
 
 
@@ -139,6 +148,11 @@ def verify_pdb_main(argv: list[str] | None = None) -> int:
 
 
 def _verify_pdb(args) -> int:
+    with announcing("verify-pdb", "the checker's kernels", verify_seconds(), shown(args.verbose)):
+        return _verified(args)
+
+
+def _verified(args) -> int:
     failed = unverified = False
     for path in args.files:
         try:

@@ -8,6 +8,13 @@ compiling. Cases: a 3x3 board with 4-4 tables built here (zero-aware with the re
 and with the reflected and dual lookups: the largest kind), and, where data/pdbs/ holds them,
 Korf & Felner's 6-6-6-6 24-puzzle tables (plain and zero-aware, with reflection) and a maximum
 over three zero-aware 6-6-6-6 partitions (LazyLookups). Writes results/bench_compile.csv.
+
+With --commands it times whole commands instead (COMMANDS: solve-puzzle, solve-batch,
+compare-heuristics, build-pdb, verify-pdb and make-instances on 3x3 boards, 3x3 tables built
+here): each runs in a fresh process, first with an empty NUMBA_CACHE_DIR (cold), then again
+with the cache it filled (warm); the difference is the command's compile time (wall, and CPU:
+the process's user and system time, which other work on the machine does not inflate), what
+solvers/compile_notice.py's COMPILE_SECONDS estimates. Writes results/bench_compile_commands.csv.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import argparse
 import json
 import os
 import platform
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +44,45 @@ ROOT = Path(__file__).resolve().parent.parent
 PDBS = ROOT / "data" / "pdbs"
 BLANK_FIRST_3X3 = tuple(range(9))
 CATALOGUE_3 = ("6-6-6-6", "6-6-6-6-s1", "6-6-6-6-s2")
+MAINS = {"solve-puzzle": "solvers.cli:solve_puzzle_main", "solve-batch": "solvers.cli:solve_batch_main",
+         "compare-heuristics": "solvers.cli:compare_heuristics_main",
+         "make-instances": "solvers.cli:make_instances_main", "build-pdb": "pdb_build.cli:build_pdb_main",
+         "verify-pdb": "pdb_build.cli:verify_pdb_main"}  # each command's function (pyproject's scripts)
+START_3X3 = "8 6 7 2 5 4 3 0 1"  # 31 moves: the search itself takes milliseconds
+# (case, command, arguments): {plain}, {zero} and {out} name the 3x3 4-4 tables (plain, zero-aware) and a
+# scratch file
+COMMANDS = (
+    ("solve-puzzle ida manhattan", "solve-puzzle", [START_3X3, "--heuristic", "manhattan"]),
+    ("solve-puzzle ida linear-conflict", "solve-puzzle", [START_3X3]),
+    ("solve-puzzle ida walking-distance", "solve-puzzle", [START_3X3, "--heuristic", "walking-distance"]),
+    ("solve-puzzle ida gaschnig", "solve-puzzle", [START_3X3, "--heuristic", "gaschnig"]),
+    ("solve-puzzle ida pdb", "solve-puzzle", [START_3X3, "--heuristic", "pdb:{plain}"]),
+    ("solve-puzzle ida pdb zero-aware +reflect", "solve-puzzle", [START_3X3, "--heuristic", "pdb:{zero}+reflect"]),
+    ("solve-puzzle ida pdb zero-aware +reflect+dual", "solve-puzzle",
+     [START_3X3, "--heuristic", "pdb:{zero}+reflect+dual"]),
+    ("solve-puzzle ida max(pdb +reflect, linear-conflict)", "solve-puzzle",
+     [START_3X3, "--heuristic", "max(pdb:{plain}+reflect, linear-conflict)"]),
+    ("solve-puzzle wida linear-conflict", "solve-puzzle", [START_3X3, "--algorithm", "wida", "--weight", "1.5"]),
+    ("solve-puzzle astar manhattan", "solve-puzzle", [START_3X3, "--heuristic", "manhattan", "--algorithm", "astar"]),
+    ("solve-puzzle astar linear-conflict", "solve-puzzle", [START_3X3, "--algorithm", "astar"]),
+    ("solve-puzzle astar pdb zero-aware +reflect", "solve-puzzle",
+     [START_3X3, "--heuristic", "pdb:{zero}+reflect", "--algorithm", "astar"]),
+    ("solve-puzzle beam linear-conflict", "solve-puzzle", [START_3X3, "--algorithm", "beam"]),
+    ("solve-puzzle bfs", "solve-puzzle", [START_3X3, "--algorithm", "bfs"]),
+    ("solve-batch ida linear-conflict", "solve-batch", ["hardest8-31", "--jobs", "1", "--out", "{out}.csv"]),
+    ("compare-heuristics manhattan, linear-conflict", "compare-heuristics",
+     ["--board", "3x3", "--sample", "100", "--instances", "hardest8-31", "--out", "{out}"]),
+    ("compare-heuristics manhattan, linear-conflict, no instances", "compare-heuristics",
+     ["--board", "3x3", "--sample", "100", "--out", "{out}"]),
+    ("build-pdb 4-4", "build-pdb", ["--board", "3x3", "--preset", "4-4", "--out", "{out}.h5"]),
+    ("build-pdb 4-4 zero-aware", "build-pdb", ["--board", "3x3", "--preset", "4-4", "--zero-aware", "--out",
+                                               "{out}.h5"]),
+    ("verify-pdb", "verify-pdb", ["{plain}"]),
+    ("verify-pdb zero-aware", "verify-pdb", ["{zero}"]),
+    ("make-instances", "make-instances", ["--board", "3x3", "--count", "3", "--out", "{out}.txt"]),
+    ("make-instances, no lengths", "make-instances", ["--board", "3x3", "--count", "3", "--no-solve", "--out",
+                                                      "{out}.txt"]),
+)
 
 
 def _child(case: dict) -> None:
@@ -79,14 +127,72 @@ def _cases(folder: Path) -> list[dict]:
     return cases
 
 
+def _command_seconds(command: str, arguments: list[str], cache: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of `command` in a fresh process with
+    NUMBA_CACHE_DIR=`cache`. CPU seconds (user + system of the child) are what compiling costs
+    where other work shares the cores; on an idle machine they are about the wall seconds."""
+    module, function = MAINS[command].split(":")
+    code = f"import sys; from {module} import {function}; sys.exit({function}(sys.argv[1:]))"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code, *arguments], capture_output=True, text=True,
+                          env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{command} {' '.join(arguments)}: exit status {done.returncode}: "
+                           f"{done.stderr.strip().splitlines()[-1:]}")
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def _commands(out: Path, only: str | None) -> int:
+    """--commands: each of COMMANDS (those whose name contains `only`) cold, then warm; prints
+    and writes the compile seconds, wall and CPU."""
+    print(f"compile seconds of whole commands (cold - warm), {platform.processor() or platform.machine()}, "
+          f"{time.strftime('%Y-%m-%d')}", flush=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        puzzle = Puzzle(3, 3)
+        files = {}
+        for name, zero_aware in (("plain", False), ("zero", True)):
+            plan = plan_build(puzzle, custom(puzzle, ["1,2,4,5", "3,6,7,8"]), additive=True, zero_aware=zero_aware)
+            files[name] = str(build_pdb_file(plan, Path(folder) / f"3x3-4-4-{name}.h5")[0])
+        for number, (case, command, arguments) in enumerate(COMMANDS):
+            if only is not None and only not in case:
+                continue
+            arguments = [a.format(**files, out=f"{folder}/out{number}") for a in arguments]
+            with tempfile.TemporaryDirectory() as cache:
+                cold = _command_seconds(command, arguments, cache)
+                for path in Path(folder).glob(f"out{number}*"):  # the warm run writes them again
+                    if path.is_dir():
+                        shutil.rmtree(path)
+                    else:
+                        path.unlink()
+                warm = _command_seconds(command, arguments, cache)
+            print(f"{case:<52} cold {cold[0]:6.1f} s  warm {warm[0]:5.1f} s  compile {cold[0] - warm[0]:6.1f} s "
+                  f"wall, {cold[1] - warm[1]:6.1f} s CPU", flush=True)
+            rows.append({"case": case, "cold_seconds": f"{cold[0]:.2f}", "warm_seconds": f"{warm[0]:.2f}",
+                         "compile_seconds": f"{cold[0] - warm[0]:.2f}", "cold_cpu_seconds": f"{cold[1]:.2f}",
+                         "warm_cpu_seconds": f"{warm[1]:.2f}", "compile_cpu_seconds": f"{cold[1] - warm[1]:.2f}"})
+    write_csv(out, rows)
+    print(f"wrote {out}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(ROOT / "results" / "bench_compile.csv"))
+    parser.add_argument("--out", help="the CSV file (default: results/bench_compile.csv, with --commands "
+                        "results/bench_compile_commands.csv)")
+    parser.add_argument("--commands", action="store_true", help="time whole commands, cold against warm (COMMANDS)")
+    parser.add_argument("--only", metavar="TEXT", help="with --commands, only the cases whose name contains TEXT")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child(json.loads(args.child))
         return 0
+    if args.commands:
+        return _commands(Path(args.out or ROOT / "results" / "bench_compile_commands.csv"), args.only)
+    args.out = args.out or str(ROOT / "results" / "bench_compile.csv")
     print(f"cold compile seconds, one process per case, {platform.processor() or platform.machine()}, "
           f"{time.strftime('%Y-%m-%d')}", flush=True)
     rows = []

@@ -36,6 +36,16 @@ from solvers.cli_support import (
     run_guarded,
     show_progress,
 )
+from solvers.compile_notice import (
+    add_verbose_option,
+    announcing,
+    batch_seconds,
+    compare_seconds,
+    instances_seconds,
+    search_seconds,
+    shown,
+    term_classes,
+)
 from solvers.distributed import cluster_from_options, cluster_options, cluster_size
 from solvers.errors import InputError
 from solvers.experiments import compare, random_walk_states, read_states, require_solvable, uniform_states
@@ -60,6 +70,7 @@ EXIT_FOR_STATUS = {SOLVED: EXIT_OK, UNSOLVABLE: EXIT_UNSOLVABLE, GAVE_UP: EXIT_G
 # over them), and compare-heuristics measures IDA*'s effort without limits
 BATCH_WITHOUT = ("threads",)
 COMPARED_OPTIONS = ("prune", "full_last_iteration", "bpmx")
+COMPARED_BY_DEFAULT = ("manhattan", "linear-conflict")  # compare-heuristics without --heuristic
 
 
 def solve_puzzle_parser() -> OneLineParser:
@@ -81,6 +92,7 @@ def solve_puzzle_parser() -> OneLineParser:
     cluster_options(parser, "--threads")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")
+    add_verbose_option(parser)
     return parser
 
 
@@ -156,7 +168,9 @@ def _solve_puzzle(args) -> int:
     with cluster_from_options(args, args.threads or 1) as client:
         if client is not None:
             given["threads"] = cluster_size(client)
-        result = solve(puzzle, start, args.algorithm, heuristic, client=client, **given)
+        with announcing("solve-puzzle", _compiled(search), search_seconds(args.algorithm, heuristic.spec),
+                        shown(args.verbose), _cacheable(search, heuristic)):
+            result = solve(puzzle, start, args.algorithm, heuristic, client=client, **given)
     kinds = {option.name: option.kind for option in search.options}
     searched = {name: value for name, value in search.with_defaults(given).items()
                 if kinds[name] in ("choice", "switch", "number")}  # how it searched; limits are in the result
@@ -176,6 +190,17 @@ def _solve_puzzle(args) -> int:
     if result.interrupted:  # its best solution is shown; the command still ends as interrupted
         raise KeyboardInterrupt
     return EXIT_FOR_STATUS[result.status]
+
+
+def _compiled(search: Search) -> str:
+    """What a search compiles, as the compile notice names it."""
+    return "search kernels for this heuristic" if search.informed else "search kernels"
+
+
+def _cacheable(search: Search, heuristic) -> bool:
+    """Whether the kernels of `search` with `heuristic` are kept in the disk cache (not for a
+    heuristic with a user's function: Term.cacheable)."""
+    return not search.informed or all(term.cacheable for term in heuristic.terms)
 
 
 def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
@@ -238,6 +263,7 @@ def solve_batch_parser() -> OneLineParser:
     parser.add_argument("--first", type=positive_int, help="solve only the first K instances")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_verbose_option(parser, quiet=True)
     return parser
 
 
@@ -260,11 +286,14 @@ def _solve_batch(args) -> int:
         where = count(args.jobs, "job") if client is None else f"Dask cluster of {count(cluster_size(client), 'thread')}"
         print(f"{count(len(instances), 'instance')} of {puzzle}, {args.algorithm} with {heuristic.name}, {where}, "
               f"writing {out}")
-        summary = solve_batch(
-            puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
-            progress=show_progress(args.quiet), report=lambda line: print(line, file=sys.stderr), client=client,
-            **search_options(args),
-        )
+        with announcing("solve-batch", _compiled(search_named(args.algorithm)),
+                        batch_seconds(args.algorithm, heuristic.spec), shown(args.verbose, args.quiet),
+                        _cacheable(search_named(args.algorithm), heuristic)):
+            summary = solve_batch(
+                puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
+                progress=show_progress(args.quiet), report=lambda line: print(line, file=sys.stderr), client=client,
+                **search_options(args),
+            )
     print("\n".join(summary.lines()))
     if summary.mismatches:
         print(f"solve-batch: ERROR: {len(summary.mismatches)} results contradict the known optima "
@@ -308,6 +337,7 @@ def compare_heuristics_parser() -> OneLineParser:
     parser.add_argument("--force", action="store_true", help="write into an --out folder that holds files: the files "
                         "of an earlier run there (listed in its manifest.json) are replaced, no other file is touched")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_verbose_option(parser, quiet=True)
     return parser
 
 
@@ -323,6 +353,13 @@ def _compare_heuristics(args, command: str) -> int:
     if not args.out.strip():
         raise InputError("--out needs a folder name")
     check_report_folder(args.out, args.force)
+    specs = args.heuristic or list(COMPARED_BY_DEFAULT)
+    with announcing("compare-heuristics", "kernels for these heuristics", compare_seconds(specs, bool(args.instances)),
+                    shown(args.verbose, args.quiet), not any("user" in term_classes(spec) for spec in specs)):
+        return _compared(args, command, specs)
+
+
+def _compared(args, command: str, specs: list[str]) -> int:
     puzzle, instances = _compared_instances(args)
     if args.states:
         puzzle, states = read_states(args.states, args.board, args.goal, like=puzzle)
@@ -333,7 +370,7 @@ def _compare_heuristics(args, command: str) -> int:
             states, source = random_walk_states(puzzle, args.walks, args.walk, args.seed), f"random-walk ({args.walk} moves)"
         else:
             states, source = uniform_states(puzzle, args.sample, args.seed), "uniform random"
-    heuristics = [from_spec(puzzle, spec) for spec in (args.heuristic or ["manhattan", "linear-conflict"])]
+    heuristics = [from_spec(puzzle, spec) for spec in specs]
     solving = f", solving {count(len(instances), 'instance')} from {args.instances}" if instances else ""
     print(f"{puzzle.board} board, goal {' '.join(map(str, puzzle.goal))}: {count(len(states), 'state')} ({source})"
           f"{solving}; heuristics {', '.join(h.name for h in heuristics)}; writing {args.out}")
@@ -389,6 +426,7 @@ def make_instances_parser() -> OneLineParser:
                         "is refused without --force")
     parser.add_argument("--force", action="store_true", help="replace an existing --out file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_verbose_option(parser, quiet=True)
     return parser
 
 
@@ -402,6 +440,12 @@ def _make_instances(args) -> int:
     puzzle = Puzzle(*parse_board(args.board), args.goal)
     solving = puzzle.n_cells <= MAX_SOLVE_CELLS if args.solve is None else args.solve
     out = None if args.out == "-" else _new_file(args.out, args.force)
+    with announcing("make-instances", "kernels for drawing" + (" and solving" if solving else "") + " instances",
+                    instances_seconds(solving), shown(args.verbose, args.quiet)):
+        return _made_instances(args, puzzle, solving, out)
+
+
+def _made_instances(args, puzzle: Puzzle, solving: bool, out: Path | None) -> int:
     if args.walk is None:
         states = random_instances(puzzle, args.count, args.seed)
         source = f"{count(args.count, 'state')} drawn uniformly from the solvable states"

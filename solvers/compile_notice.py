@@ -1,0 +1,199 @@
+"""compile_notice.py -- the one line a command prints before numba compiles kernels the disk cache lacks.
+
+numba compiles a kernel for every new combination of argument types (a search for a heuristic's
+tree of kinds, a table builder for a pattern size), which takes seconds to a minute, and then
+keeps the code in the on-disk cache (kernel_cache.py): the first command that uses a heuristic,
+a search or a kind of table is slow without a word, later ones start at once. A command-line
+front end runs its work inside `announcing(...)`; the first time numba is about to compile
+there, one line goes to stderr, for example
+
+    solve-puzzle: compiling search kernels for this heuristic (once, about 15 s)
+
+Contract:
+- At most one line per `announcing` block, and only in the process that opened it (not in
+  forked workers; Dask workers never open one).
+- The line is printed when, and only when, numba is about to compile: numba's dispatcher raises
+  its "numba:compile" event only after the code for the argument types was found neither in
+  this process nor in the disk cache (`load_overload` of kernel_cache's cache missed), right
+  before it compiles. Nothing is checked ahead, so the notice never compiles anything itself
+  and never announces a compile that does not happen; with NUMBA_DISABLE_JIT=1 nothing is
+  compiled and nothing is printed. Kernels that are never cached (a search for a user's
+  function: user_function.py) are compiled in every process, and announced in every one.
+- The seconds are an estimate (COMPILE_SECONDS, measured on one machine), rounded
+  (`about`); the line does not promise them. Where the estimate is below MIN_NOTICE_SECONDS
+  nothing is printed.
+- "once" is said only where the compiled code is kept: not where no cache folder is writable
+  (kernel_cache.cache_folder) or the front end says the kernels are not cacheable (a user's
+  function: Term.cacheable); the line then says that the compile recurs.
+- Printed only where `shown` says: with --verbose, or on a terminal unless --quiet. The Python
+  API never opens a block and stays silent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+
+from numba.core import event
+from tqdm import tqdm
+
+from solvers.kernel_cache import cache_folder
+
+# Estimated seconds that numba takes to compile a command's kernels from an empty cache: what
+# the line says. Measured with `python scripts/bench_compile.py --commands`: a cold run minus a
+# warm run of each command on a 3x3 board with 3x3 4-4 tables, in CPU seconds (about the wall
+# seconds of an idle machine; here a 2-core x86-64 VM, numba 0.68). Re-measure after a change
+# to the kernels or a new numba, and update. A search takes its family's seconds plus those of
+# each class of term in its heuristic (term_classes): max(pdb:FILE+reflect, linear-conflict)
+# measured about the sum of its two classes.
+COMPILE_SECONDS = {
+    # a search's own kernels (move pruning's machine, the search, its goal test), by family
+    # (SEARCH_FAMILIES); an uninformed search compiles no heuristic
+    "search": {"depth-first": 2, "best-first": 4, "uninformed": 9},
+    # what each class of term adds to a search: its kernels inlined into the search's, and its
+    # evaluation alone (about EVALUATION_SHARE of it)
+    "term": {"tile-cost": 4, "gaschnig": 5, "walking-distance": 6, "linear-conflict": 20, "pdb": 17,
+             "pdb dual": 32, "user": 4},
+    # what a command compiles besides: solve-batch's runs, compare-heuristics' sampling and
+    # exact distances, build-pdb, verify-pdb (plain tables; zero-aware ones take half as long),
+    # make-instances with and without its optimal lengths (IDA* with walking distance)
+    "command": {"batch": 7, "compare": 2, "build": 5, "verify": 9, "instances": 1, "instances solved": 9},
+}
+EVALUATION_SHARE = 0.1  # a heuristic's evaluation kernel against a search that inlines it
+MIN_NOTICE_SECONDS = 3  # a shorter compile goes unannounced: no one waits long enough to wonder
+SEARCH_FAMILIES = {"ida": "depth-first", "wida": "depth-first", "astar": "best-first", "wastar": "best-first",
+                   "greedy": "best-first", "anytime": "best-first", "beam": "best-first", "bfs": "uninformed",
+                   "iddfs": "uninformed", "dfs": "uninformed"}  # a search not named here: depth-first
+TERM_CLASSES = {"linear-conflict": "linear-conflict", "lc": "linear-conflict", "linear_conflict": "linear-conflict",
+                "walking-distance": "walking-distance", "wd": "walking-distance",
+                "walking_distance": "walking-distance", "gaschnig": "gaschnig"}  # other names: tile-cost
+
+
+def add_verbose_option(parser, quiet: bool = False) -> None:
+    """--verbose, which shows the notice also where stderr is not a terminal (`quiet`: the
+    command has --quiet, which hides it on a terminal)."""
+    parser.add_argument("--verbose", action="store_true",
+                        help="say on stderr when kernels are first compiled, which takes seconds (said on a terminal "
+                        f"anyway{', unless --quiet' if quiet else ''})")
+
+
+def shown(verbose: bool, quiet: bool = False) -> bool:
+    """Whether a command prints the notice: with --verbose, else only on a terminal and not with
+    --quiet (a log or a pipe gets only what it asked for)."""
+    return verbose or (not quiet and sys.stderr.isatty())
+
+
+def term_classes(spec: str) -> set[str]:
+    """The classes of the terms of a heuristic spec (spec.py's grammar; `pdb` alone for
+    --heuristic pdb --pdb FILE), as COMPILE_SECONDS["term"] names them: "pdb dual" for PDB
+    lookups with +dual, "pdb", "user", a class of TERM_CLASSES or "tile-cost"."""
+    classes = set()
+    for token in (t.strip().lower() for t in re.split(r"[(),]", spec)):
+        if token in ("", "max", "sum"):
+            continue
+        if token == "pdb" or token.startswith("pdb:"):
+            classes.add("pdb dual" if "+dual" in token else "pdb")
+        elif token.startswith("user:"):
+            classes.add("user")
+        else:
+            classes.add(TERM_CLASSES.get(token, "tile-cost"))
+    return classes
+
+
+def search_seconds(algorithm: str, spec: str) -> float:
+    """Estimated compile seconds of the search `algorithm` with the heuristic `spec`."""
+    family = SEARCH_FAMILIES.get(algorithm, "depth-first")
+    seconds = COMPILE_SECONDS["search"][family]
+    if family != "uninformed":
+        seconds += sum(COMPILE_SECONDS["term"][c] for c in term_classes(spec))
+    return seconds
+
+
+def batch_seconds(algorithm: str, spec: str) -> float:
+    """Estimated compile seconds of solve-batch with `algorithm` and the heuristic `spec`."""
+    return COMPILE_SECONDS["command"]["batch"] + search_seconds(algorithm, spec)
+
+
+def compare_seconds(specs: Iterable[str], solving: bool) -> float:
+    """Estimated compile seconds of compare-heuristics with the heuristics `specs`: each one's
+    evaluation, and with instances (`solving`) its IDA*."""
+    specs = list(specs)
+    if solving:
+        return COMPILE_SECONDS["command"]["compare"] + sum(search_seconds("ida", spec) for spec in specs)
+    terms = sum(COMPILE_SECONDS["term"][c] for spec in specs for c in term_classes(spec))
+    return COMPILE_SECONDS["command"]["compare"] + EVALUATION_SHARE * terms
+
+
+def build_seconds() -> float:
+    """Estimated compile seconds of build-pdb's table builder."""
+    return COMPILE_SECONDS["command"]["build"]
+
+
+def verify_seconds() -> float:
+    """Estimated compile seconds of verify-pdb's checks."""
+    return COMPILE_SECONDS["command"]["verify"]
+
+
+def instances_seconds(solving: bool) -> float:
+    """Estimated compile seconds of make-instances, with its optimal lengths if `solving`."""
+    return COMPILE_SECONDS["command"]["instances solved" if solving else "instances"]
+
+
+def about(seconds: float) -> str:
+    """`seconds` as the line says them: "about 5 s", "about 15 s", "about 2 min"."""
+    if seconds >= 90:
+        return f"about {max(2, round(seconds / 60))} min"
+    if seconds >= 10:
+        return f"about {5 * max(2, round(seconds / 5))} s"
+    return f"about {max(1, round(seconds))} s"
+
+
+@contextlib.contextmanager
+def announcing(prog: str, what: str, seconds: float, show: bool, cacheable: bool = True) -> Iterator[None]:
+    """Inside the block, print `prog: compiling <what> (once, about N s)` to stderr before the
+    first kernel numba compiles in this process (see the module docstring); nothing if not
+    `show`, if `seconds` is below MIN_NOTICE_SECONDS or if nothing is compiled. Where the code
+    is not kept (`cacheable` False, or no writable cache folder) the line says so instead of
+    "once"."""
+    if not show or seconds < MIN_NOTICE_SECONDS:
+        yield
+        return
+    if not cacheable:
+        when = f"{about(seconds)}, in every run: these kernels are not cached"
+    elif cache_folder() is None:
+        when = f"{about(seconds)}, in every run: no cache folder is writable"
+    else:
+        when = f"once, {about(seconds)}"
+    listener = _Notice(f"{prog}: compiling {what} ({when})")
+    with event.install_listener("numba:compile", listener):
+        yield
+
+
+class _Notice(event.Listener):
+    """numba's event listener that prints `line` at the first compile start in this process."""
+
+    def __init__(self, line: str):
+        self.line = line
+        self.process = os.getpid()
+        self.said = False
+        self.lock = threading.Lock()
+
+    def on_start(self, started) -> None:
+        if os.getpid() != self.process:
+            return
+        with self.lock:
+            if self.said:
+                return
+            self.said = True
+        try:
+            with tqdm.external_write_mode(file=sys.stderr):  # above any progress bar
+                print(self.line, file=sys.stderr, flush=True)
+        except (OSError, ValueError):  # stderr closed: the notice is never worth an error
+            pass
+
+    def on_end(self, ended) -> None:
+        pass
