@@ -44,7 +44,9 @@ nb_merge_streams = True
 # Every reference must resolve (broken internal links fail the build); types of other libraries
 # are not linked: the build needs no network.
 nitpicky = True
-nitpick_ignore_regex = [("py:class", r"(numpy|pathlib|collections|concurrent|typing|h5py|dask|distributed)\..*")]
+# Private classes (a leading underscore) are not documented, so annotations naming them are not linked.
+nitpick_ignore_regex = [("py:class", r"(numpy|pathlib|collections|concurrent|typing|h5py|dask|distributed)\..*"),
+                        ("py:class", r".*\._\w+")]
 
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
 autodoc_typehints = "description"

@@ -1,6 +1,6 @@
 """run_default.py -- the main job on its built-in default.
 
-1. Solves the reference examples (the seed puzzles, an unsolvable one, the two hardest
+1. Solves the reference examples (the classic 8-puzzle and 4x3 examples, an unsolvable one, the two hardest
    8-puzzle positions) with IDA* + linear conflict and checks each length.
 2. Builds the default PDBs, the 7-8 partition of the 15-puzzle for Korf's blank-first goal,
    into data/pdbs/ (once; about a minute and 2.1 GB on two cores; later runs load the file).

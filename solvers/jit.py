@@ -56,7 +56,7 @@ def uncached(compiled):
 
 
 def in_tree_cache_files() -> list[Path]:
-    """numba's own cache files (index *.nbi, code *.nbc) in the __pycache__ folders beside the
+    """numba's own cache files (index `*.nbi`, code `*.nbc`) in the __pycache__ folders beside the
     sources, left by versions of tilepdb that cached there (never read any more)."""
     folders = ["solvers", "pdb_build", *(["tests", "scripts"] if in_checkout() else [])]  # installed: not ours
     return sorted(path for folder in folders for path in (ROOT / folder).rglob("__pycache__/*.nb[ic]"))
