@@ -1,4 +1,4 @@
-"""Shared fixtures: exhaustive distance tables of small boards, computed once per session."""
+"""Shared fixtures: exhaustive distance tables of small boards, computed once per test process."""
 
 import functools
 

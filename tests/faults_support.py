@@ -1,8 +1,8 @@
-"""Helpers shared by the fault-drill suite (tests/test_faults_*.py).
+"""Functions shared by the fault-drill tests (tests/test_faults_*.py).
 
 Running a command in-process with its output captured, checking the one-line error rule,
 an independent replay of solutions, small PDB files built into temporary folders, and
-processes started in their own session (so that a signal reaches forked workers too, and
+processes started in their own POSIX session (so that a signal reaches forked workers too, and
 nothing is left behind).
 """
 
@@ -140,7 +140,7 @@ def script(command: str) -> list[str]:
 
 
 def spawn(argv: list[str], **kwargs) -> subprocess.Popen:
-    """Start a command in a new session (its own process group), output captured, with Ctrl-C
+    """Start a command in a new POSIX session (its own process group), output captured, with Ctrl-C
     at its default action even where the suite itself runs with it ignored (started in the
     background, `pytest &`, or by a job scheduler), which a child would otherwise inherit."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **kwargs.pop("env", {})}

@@ -266,10 +266,12 @@ def test_solve_batch_on_a_local_cluster_and_bad_scheduler_addresses(eight, tmp_p
 
 def test_a_worker_with_two_threads_returns_the_single_process_rows(eight, tmp_path):
     """Dask workers run several tasks at once in threads that share one heuristic object (the
-    PDB tables are loaded once per worker): the rows must still equal a single-process run."""
+    PDB tables are loaded once per worker): the rows must still equal a single-process run. The
+    heuristic has the kinds of tests/test_heuristic_kinds.py's max(pdb:a, walking-distance, lc),
+    whose search kernel is compiled once for both."""
     instances_file, pdb = eight
     puzzle, instances = load_instances(instances_file)
-    heuristic = from_spec(puzzle, f"max(pdb:{pdb}+reflect, walking-distance)")
+    heuristic = from_spec(puzzle, f"max(pdb:{pdb}+reflect, walking-distance, linear-conflict)")
     local = solve_batch(puzzle, instances, heuristic, tmp_path / "local.csv")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as threaded:

@@ -121,8 +121,9 @@ def test_ida_with_dual_is_optimal_and_matches_a_naive_ida_evaluating_from_scratc
     chosen = [candidates[i] for i in np.random.default_rng(7).choice(len(candidates), 6, replace=False)]
     chosen += [s for s in candidates if s[goal.index(0)] == 0][:2]  # start with the blank home
     assert_ida_matches_naive(puzzle, heuristic, chosen, goal)
-    hardest = max(exact, key=exact.get)
-    assert solve(puzzle, np.array(hardest, dtype=np.uint8), "astar", heuristic).length == exact[hardest]
+    if not zero_aware:  # A* reads a dual term through the same kernels whatever tables it wraps
+        hardest = max(exact, key=exact.get)
+        assert solve(puzzle, np.array(hardest, dtype=np.uint8), "astar", heuristic).length == exact[hardest]
 
 
 def test_max_merges_dual_and_plain_terms(folder):

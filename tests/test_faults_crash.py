@@ -4,7 +4,7 @@ one stops promptly with status 130 and one line. A killed or interrupted batch r
 with every instance exactly once, the rows equal to an uninterrupted run's. No process of the
 command's group outlives it.
 
-Each command runs in a session of its own, and every signal goes to its whole process group
+Each command runs in a POSIX session of its own (setsid), and every signal goes to its whole process group
 (as a terminal's Ctrl-C would), so that forked workers get it too.
 """
 
