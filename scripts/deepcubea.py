@@ -20,7 +20,6 @@ point on it) beside the rows.
 
 from __future__ import annotations
 
-import csv
 import os
 import sys
 from pathlib import Path
@@ -29,8 +28,10 @@ from bench_compression import reflected_max_spec
 
 from pdb_build.partitions import preset
 from pdb_build.store import PLAIN, ZERO_AWARE
-from solvers.atomic import atomic_target, write_csv
+from solvers.atomic import write_csv
 from solvers.batch import solve_batch
+from solvers.benchmark_points import (NO_PLOT_NOTE, Series, limits_tag, mean_or_blank, plot_length_against_seconds,
+                                     read_rows)
 from solvers.cli_support import OneLineParser, positive, run_guarded
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
@@ -60,7 +61,7 @@ DEFAULTS = {
     "48": ("5-5-5-5-5-5-5-5-5-3", ["beam:10000,30000"], 600.0, 20_000_000),
 }
 WEIGHTED = ("wastar", "wida", "anytime")  # the searches whose values are weights
-WIDTH_SEARCHES = ("beam",)  # whose values are beam widths
+WIDTH_SEARCHES = ("beam", "bulb")  # whose values are beam widths
 
 
 def main() -> int:
@@ -97,7 +98,7 @@ def main() -> int:
           f"{limits['time_limit']:g} s per instance at most", flush=True)
     table, contradicted = [], False
     # the limits are in the file name: a row that gave up under one limit is never resumed under another
-    limited = f"{limits['time_limit']:g}s" + ("" if limits["node_limit"] is None else f"-{limits['node_limit']:g}n")
+    limited = limits_tag(limits["time_limit"], limits["node_limit"])
     for algorithm, option, value in points:
         options = {**limits, **({option: value} if option else {})}
         label = algorithm + (f"-{value:g}" if option else "")
@@ -110,7 +111,7 @@ def main() -> int:
     summary_file = args.out / f"{set_name}-summary.csv"
     write_csv(summary_file, table)
     plot = _plot(table, published, args.out / f"{set_name}.png", set_name, len(chosen))
-    print(f"wrote {summary_file}" + (f" and {plot}" if plot else " (no plot: pip install 'tilepdb[plots]')"))
+    print(f"wrote {summary_file}" + (f" and {plot}" if plot else NO_PLOT_NOTE))
     return 1 if contradicted else 0
 
 
@@ -154,8 +155,7 @@ def _points(text: str) -> list[tuple[str, str | None, float | int | None]]:
 
 def _summary(algorithm: str, value, out: Path, chosen, deepcubea: list[int]) -> dict:
     """One point's line of the table from its rows."""
-    with out.open() as handle:
-        rows = {int(r["id"]): r for r in csv.DictReader(handle)}
+    rows = read_rows(out)
     solved = [i for i in chosen if rows[i.number]["status"] == "solved"]
     ours = {i.number: int(rows[i.number]["length"]) for i in solved}
     theirs = {i.number: deepcubea[i.number - 1] for i in solved}
@@ -164,19 +164,14 @@ def _summary(algorithm: str, value, out: Path, chosen, deepcubea: list[int]) -> 
     return {
         "search": algorithm, "value": "" if value is None else f"{value:g}", "instances": len(chosen),
         "solved": len(solved),
-        "mean_length": _mean(ours.values()), "deepcubea_mean_length": _mean(theirs.values()),
+        "mean_length": mean_or_blank(ours.values()), "deepcubea_mean_length": mean_or_blank(theirs.values()),
         "optimal_percent": _percent(sum(ours[i.number] == i.optimal for i in known), len(known)),
         "deepcubea_optimal_percent": _percent(sum(theirs[i.number] == i.optimal for i in known), len(known)),
-        "mean_seconds": _mean(seconds),
+        "mean_seconds": mean_or_blank(seconds),
         "max_seconds": round(max(seconds), 3),
         "shorter": sum(ours[n] < theirs[n] for n in ours), "equal": sum(ours[n] == theirs[n] for n in ours),
         "longer": sum(ours[n] > theirs[n] for n in ours),
     }
-
-
-def _mean(values) -> float | str:
-    values = list(values)
-    return round(sum(values) / len(values), 3) if values else ""
 
 
 def _percent(part: int, whole: int) -> float | str:
@@ -201,35 +196,17 @@ def _print_table(table: list[dict], published: list, set_name: str) -> None:
 def _plot(table: list[dict], published: list, path: Path, set_name: str, n: int) -> Path | None:
     """Mean length against mean seconds per instance, a curve per search and DeepCubeA's point;
     None without matplotlib."""
-    try:
-        import matplotlib
-    except ImportError:
-        return None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(8, 5))
+    series = []
     for algorithm in dict.fromkeys(line["search"] for line in table):
         points = sorted((line["mean_seconds"], line["mean_length"], line["value"]) for line in table
                         if line["search"] == algorithm and line["mean_length"] != "")
-        if not points:
-            continue
-        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=algorithm)
-        for seconds, length, value in points:
-            if value:
-                axes.annotate(value, (seconds, length), textcoords="offset points", xytext=(4, 4), fontsize=8)
+        series.append(Series(algorithm, points, {"marker": "o"}))
     same = next((line["deepcubea_mean_length"] for line in table if line["deepcubea_mean_length"] != ""), None)
     if same is not None:
-        axes.plot([published[2]], [same], marker="*", markersize=14, linestyle="none", color="black",
-                  label=f"DeepCubeA (its GPU machine, same {n} instances)")
-    axes.set(xscale="log", xlabel="mean seconds of search per instance (ours: one core)", ylabel="mean length (moves)",
-             title=f"{set_name}: the first {n} instances")
-    axes.legend()
-    figure.tight_layout()
-    with atomic_target(path) as temporary:
-        figure.savefig(temporary, dpi=110, format="png")
-    plt.close(figure)
-    return path
+        series.append(Series(f"DeepCubeA (its GPU machine, same {n} instances)", [(published[2], same, "")],
+                             {"marker": "*", "markersize": 14, "linestyle": "none", "color": "black"}))
+    return plot_length_against_seconds(path, series, f"{set_name}: the first {n} instances",
+                                       "mean seconds of search per instance (ours: one core)")
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ COMPILE_SECONDS = {
 EVALUATION_SHARE = 0.1  # a heuristic's evaluation kernel against a search that inlines it
 MIN_NOTICE_SECONDS = 3  # a shorter compile goes unannounced: no one waits long enough to wonder
 SEARCH_FAMILIES = {"ida": "depth-first", "wida": "depth-first", "astar": "best-first", "wastar": "best-first",
-                   "greedy": "best-first", "anytime": "best-first", "beam": "best-first", "bfs": "uninformed",
+                   "greedy": "best-first", "anytime": "best-first", "beam": "best-first", "bulb": "best-first", "bfs": "uninformed",
                    "iddfs": "uninformed", "dfs": "uninformed"}  # a search not named here: depth-first
 TERM_CLASSES = {"linear-conflict": "linear-conflict", "lc": "linear-conflict", "linear_conflict": "linear-conflict",
                 "walking-distance": "walking-distance", "wd": "walking-distance",

@@ -494,3 +494,83 @@ def packed_words(state: tuple, bits: int, per_word: int) -> list[int]:
     for cell, tile in enumerate(state):
         words[cell // per_word] += tile << (bits * (cell % per_word))
     return words
+
+
+def bulb_run(state: tuple, goal: tuple, rows: int, cols: int, h, width: int,
+             node_limit: float = math.inf) -> tuple[str | None, int]:
+    """BULB (Furcy & Koenig 2005) as solvers/search/bulb.py's docstring defines it, written as
+    the paper writes it, a recursive probe per layer: (the blank's moves to the goal, or None
+    when a pass refused no slice; nodes expanded, counting a layer again each time its
+    children are generated again to take another slice).
+
+    The children of a layer (its states in order, U, D, L, R from each, never the move back) that
+    no layer on the stack holds nor an earlier child are sorted by h (stably) and cut into slices
+    of `width`; slice i costs i discrepancies. A pass with budget D tries at each layer slices
+    1, 2, ... while the budget left allows, then slice 0. A layer without children is a dead end,
+    and so is one where a new child would find `node_limit` nodes held (the stack's and the
+    children so far). The first child that is the goal ends the search."""
+    import sys
+
+    steps = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+    back = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    expanded = 0
+    refused = False
+    stack = {state}
+
+    class Found(Exception):
+        pass
+
+    def children(layer):
+        """The layer's new children as (state, moves), sorted by h; None at the node limit."""
+        nonlocal expanded
+        kids, seen = [], set()
+        for node, path in layer:
+            expanded += 1
+            r, c = divmod(node.index(0), cols)
+            for letter, (dr, dc) in steps.items():
+                if (path and path[-1] == back[letter]) or not (0 <= r + dr < rows and 0 <= c + dc < cols):
+                    continue
+                cells = list(node)
+                cells[r * cols + c], cells[(r + dr) * cols + c + dc] = cells[(r + dr) * cols + c + dc], 0
+                child = tuple(cells)
+                if child == goal:
+                    raise Found(path + letter)
+                if child in stack or child in seen:
+                    continue
+                if len(stack) + len(kids) >= node_limit:
+                    return None
+                seen.add(child)
+                kids.append((child, path + letter))
+        return sorted(kids, key=lambda kid: h(kid[0]))
+
+    def probe(layer, left):
+        nonlocal refused
+        kids = children(layer)
+        if not kids:
+            return
+        slices = [kids[i:i + width] for i in range(0, len(kids), width)]
+        refused = refused or len(slices) - 1 > left
+        for k, i in enumerate([*range(1, min(left, len(slices) - 1) + 1), 0]):
+            if k > 0:
+                children(layer)  # the same children, generated again
+            stack.update(s for s, _ in slices[i])
+            probe(slices[i], left - i)
+            stack.difference_update(s for s, _ in slices[i])
+
+    if state == goal:
+        return "", 0
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 100_000))
+    try:
+        budget = 0
+        while True:
+            refused = False
+            try:
+                probe([(state, "")], budget)
+            except Found as found:
+                return found.args[0], expanded
+            if not refused:
+                return None, expanded
+            budget += 1
+    finally:
+        sys.setrecursionlimit(limit)

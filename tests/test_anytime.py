@@ -1,6 +1,6 @@
-"""The anytime search (restarting weighted A*) against exact distances: given time it reaches
-the shortest length and proves it; its solutions only get shorter, each within its run's weight;
-its lower bound never exceeds the shortest length. Ctrl-C after a solution keeps the best one."""
+"""The anytime search (greedy, then restarting weighted A*) against exact distances: given time it
+reaches the shortest length and proves it; its solutions only get shorter; its lower bound never
+exceeds the shortest length. Ctrl-C after a solution keeps the best one."""
 
 import json
 
@@ -31,9 +31,9 @@ def test_given_time_it_reaches_and_proves_the_shortest_length_on_the_2x4_states(
         assert (result.length, result.optimal, result.lower_bound) == (shortest, True, shortest), state
         lengths = [length for length, _ in result.found]
         assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths)
-        assert lengths[0] <= 5 * shortest and lengths[-1] == shortest
+        assert lengths[-1] == shortest
         improved += len(lengths) > 1
-    assert improved > 10  # the first, heavily weighted run is often longer
+    assert improved > 10  # the first, greedy run is often longer
 
 
 @pytest.mark.parametrize("time_limit", [1e-4, 0.05])
@@ -59,13 +59,13 @@ def test_the_command_shows_every_better_solution(capsys):
     assert record["suboptimality"] == 1.0 and len(record["found"]) > 1 and record["weight"] == 5.0
 
 
-FAR = "8 6 7 2 5 4 3 0 1"  # 31 moves: the first run at weight 5 finds a longer solution
+FAR = "8 6 7 2 5 4 3 0 1"  # 31 moves: the first, greedy run finds a longer solution
 
 
 def interrupting(monkeypatch, run: int) -> list:
-    """Make the anytime search's `run`-th weighted A* run (from 1) raise KeyboardInterrupt, as
+    """Make the anytime search's `run`-th run (from 1, the greedy one) raise KeyboardInterrupt, as
     Ctrl-C does inside a run; the results of the runs before it, in order."""
-    returned, real = [], anytime.weighted_astar
+    returned, real = [], anytime.one_run
 
     def counted(*args, **kwargs):
         if len(returned) + 1 == run:
@@ -73,7 +73,7 @@ def interrupting(monkeypatch, run: int) -> list:
         returned.append(real(*args, **kwargs))
         return returned[-1]
 
-    monkeypatch.setattr(anytime, "weighted_astar", counted)
+    monkeypatch.setattr(anytime, "one_run", counted)
     return returned
 
 

@@ -252,8 +252,8 @@ def test_a_resumed_file_of_another_weight_is_refused_naming_it(instance_file, tm
     puzzle, instances = load_instances(instance_file)
     out = tmp_path / "weighted.csv"
     solve_batch(puzzle, instances[:2], "manhattan", out, algorithm="wastar", weight=1.5)
-    with pytest.raises(InputError, match="solved with wastar \\+ manhattan, BPMX no, weight 1.5, not with wastar "
-                                         "\\+ manhattan, BPMX no, weight 2;"):
+    with pytest.raises(InputError, match="solved with wastar \\+ manhattan, BPMX no, tie break larger-g, weight 1.5, "
+                                         "not with wastar \\+ manhattan, BPMX no, tie break larger-g, weight 2;"):
         solve_batch(puzzle, instances[:3], "manhattan", out, algorithm="wastar", weight=2.0)
 
 
@@ -340,7 +340,7 @@ def test_an_instance_interrupted_after_a_solution_gets_no_row_and_is_solved_on_r
     from solvers.search import anytime
 
     puzzle, instances = load_instances(instance_file)
-    third, runs, real = tuple(instances[2].start.tolist()), [], anytime.weighted_astar
+    third, runs, real = tuple(instances[2].start.tolist()), [], anytime.one_run
 
     def second_run_interrupted(puzzle, start, *args, **kwargs):
         runs.append(tuple(start.tolist()))
@@ -348,7 +348,7 @@ def test_an_instance_interrupted_after_a_solution_gets_no_row_and_is_solved_on_r
             raise KeyboardInterrupt
         return real(puzzle, start, *args, **kwargs)
 
-    monkeypatch.setattr(anytime, "weighted_astar", second_run_interrupted)
+    monkeypatch.setattr(anytime, "one_run", second_run_interrupted)
     out = tmp_path / "anytime.csv"
     with pytest.raises(KeyboardInterrupt) as stopped:
         solve_batch(puzzle, instances[:6], "manhattan", out, algorithm="anytime", weight=5.0)

@@ -126,10 +126,10 @@ def test_the_width_is_checked_belongs_to_beam_and_is_recorded(capsys, tmp_path, 
     for bad in (0, -3, 2.5, True):
         with pytest.raises(InputError, match=r"^the beam width must be a whole number of at least 1, not"):
             solve(puzzle, start, "beam", "manhattan", beam_width=bad)
-    with pytest.raises(InputError, match="^a beam width applies to beam only, not to astar$"):
+    with pytest.raises(InputError, match="^a beam width applies to beam and bulb only, not to astar$"):
         solve(puzzle, start, "astar", "manhattan", beam_width=10)
     assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "ida", "--beam-width", "10"]) == 2
-    assert capsys.readouterr().err == "solve-puzzle: error: a beam width applies to beam only, not to ida\n"
+    assert capsys.readouterr().err == "solve-puzzle: error: a beam width applies to beam and bulb only, not to ida\n"
     assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "beam", "--beam-width", "50", "--heuristic",
                               "manhattan"]) == 0
     assert "algorithm  beam" in capsys.readouterr().out

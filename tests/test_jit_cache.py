@@ -23,11 +23,11 @@ import json
 import solvers
 from solvers.heuristics import heuristic
 from solvers.puzzle import Puzzle
-from solvers.search import astar
+from solvers.search import best_first
 from solvers.solve import solve
 puzzle = Puzzle(3, 3)
 result = solve(puzzle, puzzle.state([8, 6, 7, 2, 5, 4, 3, 0, 1]), "astar", "manhattan")
-stats, h_stats = astar._astar.stats, heuristic._h_of_many.stats
+stats, h_stats = best_first._best_first.stats, heuristic._h_of_many.stats
 print(json.dumps({"package": solvers.__file__, "status": result.status, "length": result.length,
                   "expanded": result.nodes_expanded, "compiled": sum(stats.cache_misses.values()),
                   "loaded": sum(stats.cache_hits.values()), "h_compiled": sum(h_stats.cache_misses.values()),

@@ -24,11 +24,10 @@ from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
-from solvers.search.astar import DEFAULT_MAX_NODES, INITIAL_CAPACITY
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
     rooted_store, same_code, unpack,
 )
 from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
@@ -143,9 +142,8 @@ def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
     `time_limit` seconds. Marked optimal when no layer had more than `beam_width` children
     (the search was breadth-first); its lower bound is then the length, else h of the start.
     """
-    if isinstance(beam_width, bool) or not isinstance(beam_width, numbers.Integral) or beam_width < 1:
-        raise InputError(f"the beam width must be a whole number of at least 1, not {beam_width!r}")
-    max_nodes = node_capacity(puzzle, node_limit, DEFAULT_MAX_NODES, BYTES_PER_NODE, "beam")
+    check_width(beam_width)
+    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, "beam", heuristic)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("beam", heuristic.name)
@@ -183,12 +181,18 @@ def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
     return verified(puzzle, start, result)
 
 
+def check_width(beam_width) -> None:
+    """A one-line InputError unless `beam_width` is a whole number from 1."""
+    if isinstance(beam_width, bool) or not isinstance(beam_width, numbers.Integral) or beam_width < 1:
+        raise InputError(f"the beam width must be a whole number of at least 1, not {beam_width!r}")
+
+
 def width_setting(heuristic: Heuristic, options: dict) -> dict:
     """What a batch row records of a beam search: its width."""
     return {"beam_width": str(options["beam_width"])}
 
 
-BEAM_WIDTH = Option("beam_width", "count", f"children beam keeps in each layer, those of least h (default: "
+BEAM_WIDTH = Option("beam_width", "count", f"children beam and bulb keep in each layer, those of least h (default: "
                     f"{DEFAULT_BEAM_WIDTH})", "a beam width applies", DEFAULT_BEAM_WIDTH)
 register(Search(
     "beam", "beam search: breadth first, each layer cut to the K children of least h; no bound on the length",

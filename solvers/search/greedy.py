@@ -1,9 +1,13 @@
 """greedy.py -- greedy best-first search: always expand the stored node of least h, whatever its path's length.
 
 The fastest way to some solution with a good heuristic, and no bound on how long it is: the
-priority ignores g. The kernel is A*'s (astar.py) with the priority weights (0, 1); nodes are
-stored once each (duplicate detection), so the search is complete on every board it can hold.
-The result's lower bound is h of the start.
+priority ignores g. The kernel is the best-first one (best_first.py) with the priority weights
+(0, 1); every state is stored once and expanded at most once (no reopening: the priority
+ignores g, so a shorter path to a closed node would only re-expand its subtree), and an open
+node reached by a shorter path keeps the shorter one. Ties among equal h are broken at random
+by default (`tie_break`, best_first.py says why), and `explore` adds epsilon-greedy's random
+picks (Valenzano, Sturtevant, Schaeffer & Xie 2014). The search is complete on every board it can hold; the
+result's lower bound is h of the start.
 """
 
 from __future__ import annotations
@@ -12,21 +16,28 @@ import numpy as np
 
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.astar import best_first
-from solvers.search.depth_first import bpmx_setting
+from solvers.search.best_first import AUTO, EXPLORE, TIE_BREAK, best_first, greedy_settings
 from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult
 
 
 def greedy_best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
-                      time_limit: float | None = None, bpmx: bool | None = None) -> SearchResult:
+                      time_limit: float | None = None, bpmx: bool | None = None,
+                      tie_break: str = AUTO, explore: float = 0.0) -> SearchResult:
     """Some solution from `start` by greedy best-first search on h, replayed and checked;
-    limits and BPMX as for A* (astar.py). Never marked optimal."""
-    return best_first(puzzle, start, heuristic, "greedy", (0, 1), node_limit=node_limit, time_limit=time_limit,
-                      bpmx=bpmx)
+    limits and BPMX as for A* (astar.py); `tie_break` and `explore` (the chance, below 1, of
+    expanding a random open node) as best_first.py says. Never marked optimal."""
+    return best_first(puzzle, start, heuristic, "greedy", (0, 1), reopen=False, tie_break=tie_break,
+                      node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, explore=explore)
+
+
+def _settings(heuristic: Heuristic, options: dict) -> dict:
+    """What a batch row records of greedy search: BPMX, its tie-breaking and its random picks."""
+    return {**greedy_settings(heuristic, options), "explore": f"{options['explore']:g}"}
 
 
 register(Search(
     "greedy", "greedy best-first: the stored node of least h first; fast, no bound on the length", greedy_best_first,
-    informed=True, options=(BPMX, NODE_LIMIT, TIME_LIMIT), setting_fields=("bpmx",), settings=bpmx_setting,
+    informed=True, options=(BPMX, TIE_BREAK, EXPLORE, NODE_LIMIT, TIME_LIMIT),
+    setting_fields=("bpmx", "tie_break", "explore"), settings=_settings,
 ))

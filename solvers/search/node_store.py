@@ -6,28 +6,36 @@ to a word and no cell split across two, cell 0 in the lowest bits of word 0. So 
 is one word, a 5x5 state three, an 8x8 state seven. BFS and A* keep, per stored node, its
 packed state (a row of `codes`), its parent's node index and the move that reached it, in
 arrays that double when full, and an open-addressing hash index from packed state to node
-(`find` and `insert`; a table of node numbers at most half full, probed linearly).
+(`find` and `insert`; a table of int32 node numbers at most half full, probed linearly).
 
 `node_capacity` says, before a search starts, how many nodes it may store: a given node limit
-is refused if its nodes would not fit in the memory available now, and the default one is
-lowered to what fits.
+is refused if its nodes would not fit in the memory available now, and the default one is what
+fits in a share of that memory (`memory_budget`).
 """
 
 from __future__ import annotations
 
+import mmap
 from typing import NamedTuple
 
 import numpy as np
 
 from pdb_build.bfs import available_memory, check_memory
+from solvers.errors import InputError
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 
 NO_PARENT = -1
 EMPTY = -1  # a free slot of the hash index
-# int64 slots of the index per node at its fullest: it doubles when half full, and the old
+# int32 slots of the index per node at its fullest: it doubles when half full, and the old
 # table lives while the new one is filled
 INDEX_SLOTS_PER_NODE = 6
+INITIAL_CAPACITY = 1 << 12  # nodes a store has room for at first
+MAX_NODES = (1 << 31) - 2  # node numbers are int32 in the index and the open list
+# By default a search's nodes may fill this share of the memory available when it starts: its
+# arrays double when they grow (old and new live together for a moment), and the rest of the
+# machine (other programs, the file cache) keeps room.
+DEFAULT_MEMORY_SHARE = 0.25
 
 
 class Packing(NamedTuple):
@@ -45,15 +53,56 @@ def packing(puzzle: Puzzle) -> Packing:
     return Packing(bits, per_word, -(-puzzle.n_cells // per_word))
 
 
-def node_capacity(puzzle: Puzzle, node_limit: int | None, default: int, bytes_per_node: int, algorithm: str) -> int:
+def node_bytes(puzzle: Puzzle, bytes_per_node: int) -> int:
+    """Bytes one stored node may need at the peak of a search's growth: its packed state and
+    `bytes_per_node` more, twice (arrays double when full), and its index slots."""
+    return 2 * (bytes_per_node + 8 * packing(puzzle).words) + 4 * INDEX_SLOTS_PER_NODE
+
+
+def memory_budget(heuristic=None, workers: int = 1) -> int:
+    """Bytes a search may fill with nodes by default: DEFAULT_MEMORY_SHARE of the memory
+    available now, after taking off the tables of `heuristic` mapped from files (the kernel
+    counts their pages as available, yet the search reads them), shared among `workers`
+    searches that run at once."""
+    mapped = mapped_bytes(heuristic) if heuristic is not None else 0
+    return max(0, int((available_memory() - mapped) * DEFAULT_MEMORY_SHARE)) // max(1, workers)
+
+
+def mapped_bytes(heuristic) -> int:
+    """Bytes of the arrays in `heuristic`'s kernel data that are mapped from files."""
+    seen, total = set(), 0
+    for array in _arrays(heuristic.leaves):
+        root = array
+        while isinstance(root, np.ndarray) and root.base is not None:
+            root = root.base
+        if isinstance(root, mmap.mmap) and id(root) not in seen:
+            seen.add(id(root))
+            total += len(root)
+    return total
+
+
+def _arrays(data):
+    """Every numpy array inside nested tuples (a heuristic's leaves)."""
+    if isinstance(data, np.ndarray):
+        yield data
+    elif isinstance(data, tuple):
+        for member in data:
+            yield from _arrays(member)
+
+
+def node_capacity(puzzle: Puzzle, node_limit: int | None, bytes_per_node: int, algorithm: str,
+                  heuristic=None, memory: int | None = None) -> int:
     """How many nodes a search may store: `node_limit`, refused (one-line InputError) if that
-    many nodes of `bytes_per_node` bytes besides their packed states would not fit in memory;
-    None: `default`, or as many as fit if fewer."""
-    # the node arrays double when full: the old and the new copy live together for a moment
-    per_node = 2 * (bytes_per_node + 8 * packing(puzzle).words) + 8 * INDEX_SLOTS_PER_NODE
+    many nodes of `bytes_per_node` bytes besides their packed states would not fit in the memory
+    available, or above MAX_NODES; None: as many as fit in `memory` bytes (default
+    `memory_budget(heuristic)`)."""
+    per_node = node_bytes(puzzle, bytes_per_node)
     if node_limit is None:
-        return max(1, min(default, available_memory() // per_node))
+        budget = memory_budget(heuristic) if memory is None else memory
+        return max(1, min(MAX_NODES, budget // per_node))
     check_memory(node_limit * per_node, f"{algorithm} with a node limit of {node_limit:,}")
+    if node_limit > MAX_NODES:
+        raise InputError(f"{algorithm} stores at most {MAX_NODES:,} nodes, not {node_limit:,}")
     return node_limit
 
 
@@ -109,7 +158,7 @@ def find(slots, codes, keys, key_row):
     mask = slots.shape[0] - 1
     while slots[slot] != EMPTY:
         if same_code(codes, slots[slot], keys, key_row):
-            return slots[slot], slot
+            return np.int64(slots[slot]), slot
         slot = (slot + 1) & mask
     return EMPTY, slot
 
@@ -120,7 +169,7 @@ def new_index(capacity):
     size = 16
     while size < 2 * capacity:
         size *= 2
-    return np.full(size, EMPTY, dtype=np.int64)
+    return np.full(size, EMPTY, dtype=np.int32)
 
 
 @kernel
@@ -130,7 +179,7 @@ def insert(slots, codes, node, slot, n_nodes):
     slots[slot] = node
     if 2 * n_nodes <= slots.shape[0]:
         return slots
-    bigger = np.full(2 * slots.shape[0], EMPTY, dtype=np.int64)
+    bigger = np.full(2 * slots.shape[0], EMPTY, dtype=np.int32)
     mask = bigger.shape[0] - 1
     for stored in range(n_nodes):
         at = _slot_of(codes, stored, bigger)

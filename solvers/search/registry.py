@@ -31,6 +31,7 @@ SEARCH_MODULES = (
     "solvers.search.anytime",
     "solvers.search.wida",
     "solvers.search.beam",
+    "solvers.search.bulb",
     "solvers.search.uninformed",
 )
 

@@ -20,7 +20,7 @@ from solvers.search.depth_first import (
 )
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, NO_PARENT, find, grown_store, insert, node_capacity, pack, packing, path_moves, same_code,
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown_store, insert, node_capacity, pack, packing, path_moves, same_code,
     rooted_store, unpack,
 )
 from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
@@ -28,11 +28,9 @@ from solvers.search.result import (
     SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
 )
 
-DEFAULT_BFS_MAX_NODES = 20_000_000
 DEFAULT_NODE_LIMIT = 500_000_000
 DEFAULT_DEPTH_LIMIT = 31
 MAX_DEPTH_LIMIT = 10_000
-INITIAL_CAPACITY = 1 << 12
 BFS_BYTES_PER_NODE = 8 + 1  # parent and move, besides the packed state and the index
 
 
@@ -97,11 +95,12 @@ def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | 
         time_limit: float | None = None) -> SearchResult:
     """Shortest solution by breadth-first search with duplicate detection, replayed and checked.
 
-    Any board up to 8x8; gives up (GAVE_UP) once `node_limit` states are stored (default
-    DEFAULT_BFS_MAX_NODES, or as many as fit in the memory available) or after `time_limit` seconds, and a limit whose states would not fit
-    in the memory available is refused first. `heuristic` is not used (the registry passes None).
+    Any board up to 8x8; gives up (GAVE_UP) once `node_limit` states are stored (default: as
+    many as fit in a share of the memory available, node_store.memory_budget) or after
+    `time_limit` seconds, and a limit whose states would not fit in the memory available is
+    refused first. `heuristic` is not used (the registry passes None).
     """
-    max_nodes = node_capacity(puzzle, node_limit, DEFAULT_BFS_MAX_NODES, BFS_BYTES_PER_NODE, "BFS")
+    max_nodes = node_capacity(puzzle, node_limit, BFS_BYTES_PER_NODE, "BFS")
     start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result("bfs", "zero")

@@ -27,7 +27,7 @@ from solvers.search.ida import deepening_settings
 from solvers.search.move_pruning import DEFAULT_PRUNE
 from solvers.search.registry import FULL_LAST_ITERATION, NODE_LIMIT, PRUNE, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult, checked_start, unsolvable_result, verified
-from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, integer_weights, weight_settings
+from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, integer_weights, weight_setting
 
 
 def weighted_ida_star(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, weight: float = DEFAULT_WEIGHT,
@@ -50,7 +50,7 @@ def weighted_ida_star(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *
 def _settings(heuristic: Heuristic, options: dict) -> dict:
     """IDA*'s settings (BPMX never applied) and the weight."""
     options = {**options, "bpmx": False}
-    return {**deepening_settings(heuristic, options), **weight_settings(heuristic, options)}
+    return {**deepening_settings(heuristic, options), **weight_setting(heuristic, options)}
 
 
 register(Search(

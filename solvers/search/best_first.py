@@ -1,0 +1,427 @@
+"""best_first.py -- the one best-first kernel behind A*, weighted A*, greedy search and the anytime search, run by a policy.
+
+The kernel expands, among the stored nodes not yet expanded, one of least priority
+p = a * g + b * h, where a policy (`Policy`) gives the integer weights (a, b): A* is (1, 1),
+weighted A* (wastar.py) gives h more weight, greedy search (greedy.py) is (0, 1). Every state
+is stored once (node_store.py); per node the store keeps its packed state, g, h, the move that
+reached it and whether it was expanded ("closed"), and the path is read back by undoing those
+moves (a parent is found again by its state), so no parent links are kept.
+
+The policy also says:
+- whether a closed node reached again by a shorter path is *reopened*. A* needs it only where
+  the heuristic may be inconsistent (then the first goal popped is still the shortest);
+  greedy search never does: its priority ignores g, and reopening would re-expand whole
+  subtrees at every shortcut. A node still open simply takes the shorter path.
+- how ties among equal priorities are broken (TIE_BREAKS): toward the larger or the smaller g,
+  first in first out, last in first out, or at random (a seeded generator, so that a search is
+  repeatable); after that, first in first out, so the order is total and a naive twin can
+  follow it exactly (tests/naive.py).
+- a cost bound (`prune_at`): a child with g + h >= prune_at is not stored. With an admissible
+  h it cannot lead to a solution shorter than prune_at, which is how the anytime search keeps
+  each run from storing what cannot improve on its best solution.
+
+The open list (open_list.py) orders by the pair (priority, tie key), so priorities cannot wrap
+(h is clamped to 0..H_LIMIT, g stays below G_LIMIT). Its stale entries are compacted, so it
+never holds more than twice as many entries as there are open nodes. A search that gives up
+with reopening (or as A*) returns the least g + h among its open nodes: with an admissible h
+no solution is shorter.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.heuristics import Heuristic
+from solvers.heuristics.dispatch import h_child, h_start
+from solvers.jit import kernel
+from solvers.moves import slide
+from solvers.puzzle import Puzzle
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL, \
+    bpmx_setting, is_goal, uses_bpmx
+from solvers.search.interrupt import timed
+from solvers.search.node_store import (
+    EMPTY, INITIAL_CAPACITY, find, grown, insert, new_index, node_capacity, pack, packing, unpack,
+)
+from solvers.search.open_list import compact, heap_push, heap_take
+from solvers.search.registry import Option
+from solvers.search.result import SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, \
+    verified
+
+NO_PRUNING = np.iinfo(np.int64).max
+H_LIMIT = (1 << 31) - 1  # h is stored as int32; a larger value counts as this one
+SEQ_BITS = 40  # the push counter in the low bits of a tie key
+SEQ_LIMIT = 1 << SEQ_BITS
+EXPLORE_SCALE = 1 << 16  # the probability of a random pick, in units of 1 / EXPLORE_SCALE
+G_LIMIT = 1 << 23  # g in the high bits of a tie key, below the sign; a deeper path is not stored
+RANDOM_SEED = 0x9E3779B97F4A7C15
+# per stored node besides its packed state: g and h (int32), move and closed (one byte each);
+# open-list entries (16 bytes of keys, 4 of node) for the open nodes, kept under twice their
+# number by compaction; index slots (int32) in node_store's count
+BYTES_PER_NODE = 4 + 4 + 1 + 1 + 2 * (8 + 8 + 4)
+
+TIE_BREAKS = ("larger-g", "smaller-g", "fifo", "lifo", "random")
+TIE_LARGER_G, TIE_SMALLER_G, TIE_FIFO, TIE_LIFO, TIE_RANDOM = range(len(TIE_BREAKS))
+
+
+class Policy(NamedTuple):
+    """How the kernel orders and keeps nodes (see the module docstring); all int64."""
+
+    g_weight: int
+    h_weight: int
+    reopen: int
+    tie: int
+    prune_at: int
+    explore: int
+
+
+def policy(weights: tuple[int, int], *, reopen: bool, tie_break: str, prune_at: int | None = None,
+           explore: float = 0.0) -> Policy:
+    """The Policy for priority weights (a, b), reopening, a tie-breaking rule named in
+    TIE_BREAKS, an optional cost bound and the probability of a random pick."""
+    return Policy(np.int64(weights[0]), np.int64(weights[1]), np.int64(reopen), np.int64(TIE_BREAKS.index(tie_break)),
+                  np.int64(NO_PRUNING if prune_at is None else prune_at), np.int64(round(explore * EXPLORE_SCALE)))
+
+
+@kernel
+def _random_bits(state):
+    """(the next state of an xorshift64* generator, 23 random bits from it)."""
+    state ^= state >> np.uint64(12)
+    state ^= state << np.uint64(25)
+    state ^= state >> np.uint64(27)
+    return state, np.int64((state * np.uint64(2685821657736338717)) >> np.uint64(41))
+
+
+@kernel
+def _tie_key(tie, g, pushes, random_state):
+    """(the tie key of the `pushes`-th entry, at depth `g`, under rule `tie`; the generator's
+    next state)."""
+    part = np.int64(0)
+    order = pushes
+    if tie == TIE_LARGER_G:
+        part = G_LIMIT - 1 - g
+    elif tie == TIE_SMALLER_G:
+        part = g
+    elif tie == TIE_LIFO:
+        order = SEQ_LIMIT - 1 - pushes
+    elif tie == TIE_RANDOM:
+        random_state, part = _random_bits(random_state)
+    return (part << SEQ_BITS) | order, random_state
+
+
+@kernel
+def _live_entries(first, nodes, size, g, h, closed, g_weight, h_weight):
+    """Which of the first `size` open-list entries are current: their node is open and their
+    priority is the node's."""
+    live = np.empty(size, dtype=np.bool_)
+    for i in range(size):
+        node = nodes[i]
+        live[i] = not closed[node] and first[i] == g_weight * g[node] + h_weight * h[node]
+    return live
+
+
+@kernel
+def _open_bound(nodes, size, live, g, h):
+    """The least g + h over the live entries (-1 if none)."""
+    least = np.int64(-1)
+    for i in range(size):
+        if live[i]:
+            value = np.int64(g[nodes[i]]) + h[nodes[i]]
+            if least < 0 or value < least:
+                least = value
+    return least
+
+
+@kernel
+def _path(codes, move, node, index, neighbours, layout, board, position):
+    """The moves from the root to `node`, found by undoing each node's move from its state and
+    looking the parent's state up in `index`."""
+    bits, per_word, words = layout
+    length = 0
+    walk = node
+    row = np.empty((1, words), dtype=np.uint64)
+    moves = np.empty(0, dtype=np.int8)
+    while move[walk] >= 0:
+        if length == moves.shape[0]:
+            moves = grown(moves, 2 * length + 16)
+        moves[length] = move[walk]
+        length += 1
+        blank = unpack(codes, walk, bits, per_word, board)
+        back = neighbours[blank, move[walk] ^ 1]
+        slide(board, position, back, blank)
+        pack(board, bits, per_word, row, 0)
+        walk = find(index, codes, row, 0)[0]
+    return moves[:length][::-1].copy()
+
+
+@kernel
+def _clamped(h):
+    return min(max(h, 0), H_LIMIT)
+
+
+@kernel
+def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpmx, layout, rules):
+    """Best-first search from `start` under the Policy `rules` (see the module docstring),
+    storing at most `max_nodes` nodes; setting stop[0] (from another thread) ends it within
+    STOP_CHECK_INTERVAL expansions. With `bpmx`, a node's children are evaluated before any is
+    stored: the node's h is raised to the largest child h - 1, and every child's h to at least
+    the node's (raised) h - 1 (bidirectional pathmax, one level). `layout` is the board's
+    node_store.Packing.
+
+    Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored, bpmx_raises,
+    reopened, open_bound): FOUND, EXHAUSTED (no open node left) or LIMIT_REACHED (the node
+    limit, or stop); open_bound is the least g + h among the open nodes when the search stopped
+    early (-1 if it did not, or none is open).
+    """
+    bits, per_word, words = layout
+    g_weight, h_weight, reopen, tie, prune_at, explore = rules
+    capacity = INITIAL_CAPACITY
+    codes = np.empty((capacity, words), dtype=np.uint64)
+    g = np.empty(capacity, dtype=np.int32)
+    h = np.empty(capacity, dtype=np.int32)
+    move = np.empty(capacity, dtype=np.int8)
+    closed = np.zeros(capacity, dtype=np.bool_)
+    first = np.empty(capacity, dtype=np.int64)
+    second = np.empty(capacity, dtype=np.int64)
+    entries = np.empty(capacity, dtype=np.int32)
+    board = start.copy()
+    pack(board, bits, per_word, codes, 0)
+    index = new_index(capacity)
+    g[0] = 0
+    h[0] = 0  # the root's h is computed when it is popped, by the one call of h_start
+    move[0] = -1
+    index = insert(index, codes, 0, find(index, codes, codes, 0)[1], 1)
+    n_nodes = 1
+    scratch = np.zeros((2, n_columns), dtype=np.int64)
+    position = np.zeros(board.shape[0], dtype=np.int64)
+    random_state = np.uint64(RANDOM_SEED)
+    heap_push(first, second, entries, 0, 0, 0, 0)
+    heap_size = 1
+    pushes = 1
+    expanded = 0
+    generated = 0
+    raises = 0
+    reopened = 0
+    full = False  # the node limit was reached
+    child_codes = np.empty((N_DIRECTIONS, words), dtype=np.uint64)
+    child_h = np.empty(N_DIRECTIONS, dtype=np.int64)
+    while heap_size > 0:
+        pick = 0
+        if explore > 0:
+            random_state, chance = _random_bits(random_state)
+            if chance % EXPLORE_SCALE < explore:
+                random_state, pick = _random_bits(random_state)
+                pick %= heap_size
+        priority, _, node = heap_take(first, second, entries, heap_size, pick)
+        heap_size -= 1
+        if closed[node] or priority != g_weight * g[node] + h_weight * h[node]:
+            continue  # a stale entry
+        blank = unpack(codes, node, bits, per_word, board)
+        if is_goal(board, goal):
+            return FOUND, _path(codes, move, node, index, neighbours, layout, board, position), expanded, \
+                generated, n_nodes, raises, reopened, -1
+        if (expanded + 1) % STOP_CHECK_INTERVAL == 0 and stop[0]:
+            heap_push(first, second, entries, heap_size, priority, 0, node)  # still open: it counts in the bound
+            heap_size += 1
+            break
+        closed[node] = True
+        expanded += 1
+        evaluated = _clamped(h_start(leaves, board, position, scratch, 0))
+        if node == 0:
+            h[0] = evaluated
+        node_h = np.int64(h[node])
+        node_g = np.int64(g[node])
+        for direction in range(N_DIRECTIONS):
+            child_h[direction] = -1  # no child that way
+            if node != 0 and direction == move[node] ^ 1:
+                continue
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            tile = slide(board, position, target, blank)
+            child_h[direction] = _clamped(h_child(leaves, board, position, scratch, 0, tile, target, blank))
+            pack(board, bits, per_word, child_codes, direction)
+            slide(board, position, blank, target)
+        if bpmx:
+            for direction in range(N_DIRECTIONS):
+                if child_h[direction] - 1 > node_h:
+                    node_h = child_h[direction] - 1
+                    raises += 1
+            h[node] = node_h
+        child_g = node_g + 1
+        for direction in range(N_DIRECTIONS):
+            if child_h[direction] < 0:
+                continue
+            child_value = max(child_h[direction], node_h - 1) if bpmx else child_h[direction]
+            generated += 1
+            if child_g >= G_LIMIT or child_g + child_value >= prune_at:
+                continue
+            child, slot = find(index, codes, child_codes, direction)
+            if child != EMPTY:
+                if child_g >= g[child]:
+                    continue
+                if closed[child]:
+                    if not reopen:
+                        continue
+                    closed[child] = False
+                    reopened += 1
+                elif g_weight == 0 and child_value <= h[child]:
+                    g[child] = child_g  # the open node's entry keeps its priority: only its path changes
+                    move[child] = direction
+                    continue
+                child_value = max(child_value, np.int64(h[child]))
+            else:
+                if n_nodes >= max_nodes:
+                    full = True
+                    break
+                if n_nodes == capacity:
+                    capacity *= 2
+                    codes = grown(codes, capacity)
+                    g = grown(g, capacity)
+                    h = grown(h, capacity)
+                    move = grown(move, capacity)
+                    closed = grown(closed, capacity)
+                    closed[n_nodes:] = False
+                child = n_nodes
+                n_nodes += 1
+                codes[child] = child_codes[direction]
+                index = insert(index, codes, child, slot, n_nodes)
+            g[child] = child_g
+            h[child] = child_value
+            move[child] = direction
+            if heap_size == first.shape[0]:
+                live = _live_entries(first, entries, heap_size, g, h, closed, g_weight, h_weight)
+                if 2 * live.sum() <= heap_size:
+                    heap_size = compact(first, second, entries, heap_size, live)
+                else:
+                    first = grown(first, 2 * heap_size)
+                    second = grown(second, 2 * heap_size)
+                    entries = grown(entries, 2 * heap_size)
+            key, random_state = _tie_key(tie, child_g, pushes, random_state)
+            heap_push(first, second, entries, heap_size, g_weight * child_g + h_weight * child_value, key, child)
+            heap_size += 1
+            pushes += 1
+        if full:
+            # the node's children are not all stored: it goes back to the open list, so that the
+            # open nodes' bound still holds
+            closed[node] = False
+            heap_push(first, second, entries, heap_size, g_weight * node_g + h_weight * node_h, 0, node)
+            heap_size += 1
+            break
+    if not full and heap_size == 0:
+        return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, reopened, -1
+    live = _live_entries(first, entries, heap_size, g, h, closed, g_weight, h_weight)
+    return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, reopened, \
+        _open_bound(entries, heap_size, live, g, h)
+
+
+def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, weights: tuple[int, int], *,
+               reopen: bool, tie_break: str, node_limit: int | None = None, time_limit: float | None = None,
+               bpmx: bool | None = None, prune_at: int | None = None, explore: float = 0.0) -> SearchResult:
+    """The kernel's search from `start` on the priority a * g + b * h, (a, b) = `weights`
+    (non-negative integers, b > 0), reported as `algorithm`, replayed and checked.
+
+    It stores at most `node_limit` nodes (node_store.node_capacity: by default as many as the
+    memory budget holds) and gives up (status GAVE_UP) at that limit or after `time_limit`
+    seconds, its clock started after the kernel is compiled. `bpmx` applies one level of
+    bidirectional pathmax at each expansion (None: where the heuristic may be inconsistent);
+    `reopen`, `tie_break` (AUTO: by the weights), `prune_at` and `explore` (a chance below 1)
+    are the Policy's. The solution is reported optimal
+    only for a == b with an admissible heuristic and no pruning; the lower bound is what the
+    search proved (the open nodes' least g + h when it gave up with reopening or as A*, the
+    length over the weight for a weighted solution).
+    """
+    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic)
+    start = checked_start(puzzle, start, heuristic)
+    if not puzzle.is_solvable(start):
+        return unsolvable_result(algorithm, heuristic.name)
+    board = np.array(start, dtype=np.uint8)
+    stop = np.zeros(1, dtype=np.uint8)
+    applies_bpmx = uses_bpmx(heuristic, bpmx)
+    kernel = prepare(puzzle, heuristic, bpmx)
+    if not 0.0 <= explore < 1.0:
+        raise InputError(f"the chance of a random pick must lie in 0..1 (1 excluded), not {explore:g}")
+    rules = policy(weights, reopen=reopen, tie_break=tie_rule(tie_break, weights[0] == 0), prune_at=prune_at,
+                   explore=explore)
+    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx,
+             packing(puzzle), rules)
+    initial_h = heuristic(board)
+    began = time.perf_counter()
+    (outcome, moves, expanded, generated, stored, raises, _, open_bound), late = timed(
+        kernel, (board, max_nodes, *fixed), stop, time_limit)
+    solution = moves_to_text(moves) if outcome == FOUND else None
+    proves_open = weights[0] == weights[1] or reopen
+    if outcome == EXHAUSTED:
+        reason = f"no solution shorter than {prune_at} moves exists" if prune_at is not None else \
+            "every reachable state was expanded without reaching the goal"
+    else:
+        reason = f"time limit of {time_limit:g} s reached" if late else \
+            f"node limit of {max_nodes:,} stored nodes reached"
+    result = search_result(
+        algorithm,
+        heuristic.name,
+        solution,
+        optimal=heuristic.admissible and weights[0] == weights[1] and prune_at is None,
+        nodes_expanded=expanded,
+        nodes_generated=generated,
+        seconds=time.perf_counter() - began,
+        initial_h=initial_h,
+        reason=reason,
+        bpmx=(applies_bpmx, raises, 0),
+        admissible=heuristic.admissible,
+        proven=max(_weighted_bound(solution, weights), open_bound if proves_open and prune_at is None else 0),
+    )
+    return verified(puzzle, start, result)
+
+
+def prepare(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool | None):
+    """The kernel for `heuristic`, compiled (or loaded from the disk cache) by a search of the
+    goal itself, so that a search's clock never counts the compile."""
+    kernel = heuristic.kernel(_best_first)
+    rules = policy((1, 1), reopen=False, tie_break=WEIGHTED_TIE_BREAK)
+    kernel(puzzle.goal.copy(), 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
+           np.zeros(1, dtype=np.uint8), uses_bpmx(heuristic, bpmx), packing(puzzle), rules)
+    return kernel
+
+
+def _weighted_bound(solution: str | None, weights: tuple[int, int]) -> int:
+    """What a solution found on the priority a * g + b * h proves about the shortest length:
+    its length is at most b / a times the shortest (with an admissible h), so the shortest is at
+    least ceil(length * a / b); nothing without a solution or for a = 0 (greedy)."""
+    if solution is None or weights[0] == 0:
+        return 0
+    return -(-len(solution) * weights[0] // weights[1])
+
+
+def tie_rule(tie_break: str, greedy: bool) -> str:
+    """The rule `tie_break` names, AUTO resolved for a greedy search or a weighted one."""
+    if tie_break != AUTO:
+        return tie_break
+    return GREEDY_TIE_BREAK if greedy else WEIGHTED_TIE_BREAK
+
+
+def best_first_settings(heuristic: Heuristic, options: dict, greedy: bool = False) -> dict:
+    """What a batch row records of a best-first search: whether BPMX applied, its tie-breaking rule."""
+    return {**bpmx_setting(heuristic, options), "tie_break": tie_rule(options["tie_break"], greedy)}
+
+
+def greedy_settings(heuristic: Heuristic, options: dict) -> dict:
+    """best_first_settings of a greedy search."""
+    return best_first_settings(heuristic, options, greedy=True)
+
+
+AUTO = "auto"
+# Ties among equal h decide where greedy search goes on a plateau: at random, it measured the
+# fewest expansions to a first solution on uniformly random 6x6 and 7x7 states, and the toward-g
+# rules the most (they walk a plateau depth first or breadth first: BENCHMARKS.md). Among equal
+# f, A* and weighted A* take the deeper node, nearer the goal, as A*'s published counts do.
+GREEDY_TIE_BREAK = "random"
+WEIGHTED_TIE_BREAK = "larger-g"
+TIE_BREAK = Option("tie_break", "choice", "the order among nodes of equal priority in the best-first searches: "
+                   "larger-g, smaller-g, fifo, lifo, random (seeded) or auto (the default: random for greedy search, "
+                   "larger-g for the others)", "a tie-breaking rule applies", AUTO, (AUTO, *TIE_BREAKS))
+EXPLORE = Option("explore", "number", "greedy search's chance of expanding a random open node instead of a best one "
+                 "(epsilon-greedy, Valenzano et al. 2014), below 1; default 0", "a random pick applies", 0.0)

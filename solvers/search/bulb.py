@@ -1,0 +1,293 @@
+"""bulb.py -- BULB (Furcy & Koenig 2005): beam search that backtracks over its layers by limited discrepancy search.
+
+Beam search using limited discrepancy backtracking (D. Furcy and S. Koenig, "Limited
+Discrepancy Beam Search", IJCAI 2005) keeps beam.py's layers as a stack. The children of the
+top layer that no layer on the stack holds (nor an earlier child of the same layer) are
+ordered by h, ties in the order generated, as beam.py orders them, and cut into slices of K
+(the beam width); the next layer is one slice. Slice 0 is beam search's choice and slice i
+counts as i discrepancies. Pass D, for D = 0, 1, 2, ..., searches depth first over the
+sequences of slices whose discrepancies add up to at most D: at each layer it takes the slices
+that spend discrepancies first (1, 2, ... as far as the budget left allows) and slice 0 last,
+so that a pass spends its discrepancies near the start, where h misleads most (the paper's
+order). Pass 0 is beam search itself. A layer without children is a dead end, and so is one
+whose children would take the nodes held (the stack's and the children being built, as in
+beam.py) to the node limit; from a dead end the search backtracks to the deepest layer with a
+slice left to take, generates that layer's children again (they are the same: the layers
+below it are as they were) and takes the slice. The search ends at the first child that is
+the goal. It is complete: the stack can follow a shortest path, whose k-th state is new to
+layers 0 .. k - 1 (they hold states at most k - 1 moves from the start), so a pass that
+refused no slice for its budget, having met only dead ends, shows that the node limit cannot
+hold a path to the goal. Memory is K nodes per layer, as the paper's; regenerating a layer's
+children costs a layer's expansions per backtrack.
+
+The hash index holds the states of the stack. Popped layers leave their entries behind: the
+stack's nodes are numbered from the root up, so an entry of a node above the top is stale and
+means absent; it is overwritten when its state is pushed again, and the index is refilled in
+place from the stack when stale entries would take its slots in use past three quarters.
+
+A search that never cut a layer had one slice per layer, took no discrepancy and was
+breadth-first search: its solution is the shortest. Otherwise the length has no bound, and the
+result's lower bound is h of the start.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from solvers import wording
+from solvers.heuristics import Heuristic
+from solvers.heuristics.dispatch import h_child, h_start
+from solvers.jit import kernel
+from solvers.moves import slide
+from solvers.puzzle import Puzzle
+from solvers.search.beam import BEAM_WIDTH, DEFAULT_BEAM_WIDTH, check_width, width_setting
+from solvers.search.beam import BYTES_PER_NODE as BEAM_BYTES_PER_NODE
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
+from solvers.search.interrupt import timed
+from solvers.search.node_store import (
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing,
+    path_moves, rooted_store, same_code, unpack,
+)
+from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Search, register
+from solvers.search.result import (
+    SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
+)
+
+# the columns of the stack's table of layers: a layer's first node (the top's last is the last
+# node held), the slice of its parent layer's children it is, the discrepancies it leaves to the
+# layers below, and how many slices its own children make
+FIRST, CHOSEN, LEFT, SLICES = range(4)
+INITIAL_DEPTHS = 64  # layers the table has room for at first; it doubles when full
+# a node is what beam.py keeps, and at a width of 1 each node is a layer of the table
+BYTES_PER_NODE = BEAM_BYTES_PER_NODE + 8 * 4
+NO_SLICE = -1  # no slice chosen yet for the top layer's children, or none left to take
+CHILDREN, FULL = 3, 4  # outcomes of _new_children besides FOUND and LIMIT_REACHED
+
+
+@kernel
+def _first_slice(left, n_slices):
+    """The first slice to take of children that make `n_slices` slices, with `left`
+    discrepancies to spend: slice 1 if it is allowed, else slice 0."""
+    return 1 if left > 0 and n_slices > 1 else 0
+
+
+@kernel
+def _next_slice(taken, left, n_slices):
+    """The slice to take after slice `taken` of children that make `n_slices` slices, with
+    `left` discrepancies to spend at their parent layer: the next one that spends more while
+    the budget allows, then slice 0; NO_SLICE after slice 0."""
+    if taken == 0:
+        return NO_SLICE
+    if taken < left and taken + 1 < n_slices:
+        return taken + 1
+    return 0
+
+
+@kernel
+def _pushed(index, used, codes, node):
+    """(`index` with `node` in it, the slots in use): node `node` (its state in codes[node])
+    becomes the top of the stack, above nodes 0 .. node - 1. An entry of a node at or above
+    `node` is stale: if the state has one, it is overwritten; a new slot that would take the
+    slots in use past three quarters of the index first has the index refilled in place with
+    the stack alone."""
+    twin, slot = find(index, codes, codes, node)
+    if twin == EMPTY:
+        if 4 * (used + 1) > 3 * index.shape[0]:
+            index[:] = EMPTY
+            for below in range(node):
+                index = insert(index, codes, below, find(index, codes, codes, below)[1], below + 1)
+            used = node
+            slot = find(index, codes, codes, node)[1]
+        used += 1
+    bigger = insert(index, codes, node, slot, node + 1)
+    # an index rebuilt larger holds the stack alone
+    return bigger, node + 1 if bigger.shape[0] != index.shape[0] else used
+
+
+@kernel
+def _new_children(layer, n_nodes, max_nodes, store, kids, goal_code, neighbours, leaves, work, layout, counts, stop):
+    """The children of the top layer, nodes `layer` .. n_nodes - 1 of `store` (codes, parent,
+    move, index: the stack), that no node on the stack holds, nor an earlier child of the layer,
+    written in the order generated to `kids` (codes, parent, move, h; grown as needed).
+
+    `work` is (board, position, scratch) to evaluate h in, `layout` the board's Packing;
+    counts[0] and counts[1] (nodes expanded, children generated) go up. Returns (outcome, kids,
+    n_children, moves): CHILDREN; FOUND with the moves to a child that is the goal; FULL when
+    the children would take the nodes held to `max_nodes`; LIMIT_REACHED when stop[0] is set
+    (looked at every STOP_CHECK_INTERVAL expansions).
+    """
+    bits, per_word, _ = layout
+    codes, parent, move, index = store
+    child_codes, child_parent, child_move, child_h = kids
+    board, position, scratch = work
+    no_moves = np.empty(0, dtype=np.int8)
+    n_children = 0
+    layer_index = new_index(n_nodes - layer)
+    for node in range(layer, n_nodes):
+        blank = unpack(codes, node, bits, per_word, board)
+        counts[0] += 1
+        if counts[0] % STOP_CHECK_INTERVAL == 0 and stop[0]:
+            return LIMIT_REACHED, (child_codes, child_parent, child_move, child_h), n_children, no_moves
+        h_start(leaves, board, position, scratch, 0)  # fills position and the scratch h_child starts from
+        for direction in range(N_DIRECTIONS):
+            if parent[node] != NO_PARENT and direction == move[node] ^ 1:
+                continue
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            if n_children == child_h.shape[0]:
+                child_codes, child_parent, child_move = grown_store(child_codes, child_parent, child_move,
+                                                                    2 * n_children)
+                child_h = grown(child_h, 2 * n_children)
+            counts[1] += 1
+            tile = slide(board, position, target, blank)
+            pack(board, bits, per_word, child_codes, n_children)
+            if same_code(child_codes, n_children, goal_code, 0):
+                return FOUND, (child_codes, child_parent, child_move, child_h), n_children, \
+                    np.append(path_moves(parent, move, node), np.int8(direction))
+            twin = find(index, codes, child_codes, n_children)[0]
+            if twin == EMPTY or twin >= n_nodes:  # not on the stack (an entry above its top is stale)
+                twin, slot = find(layer_index, child_codes, child_codes, n_children)
+                if twin == EMPTY:
+                    if n_nodes + n_children >= max_nodes:
+                        return FULL, (child_codes, child_parent, child_move, child_h), n_children, no_moves
+                    child_h[n_children] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
+                    child_parent[n_children] = node
+                    child_move[n_children] = direction
+                    n_children += 1
+                    layer_index = insert(layer_index, child_codes, n_children - 1, slot, n_children)
+            slide(board, position, blank, target)
+    return CHILDREN, (child_codes, child_parent, child_move, child_h), n_children, no_moves
+
+
+@kernel
+def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout):
+    """BULB with slices of `width` children from `start` (see the module docstring), holding
+    at most `max_nodes` nodes, the stack's and the children of its top layer together; setting
+    stop[0] (from another thread) ends it within STOP_CHECK_INTERVAL expansions.
+
+    `layout` is the board's node_store.Packing.
+
+    Returns (outcome, moves, nodes_expanded, nodes_generated, truncated): FOUND when a child is
+    the goal, EXHAUSTED when a pass refused no slice for its budget (every path met a dead end),
+    LIMIT_REACHED on stop; `truncated` says whether some layer had more than `width` children.
+    """
+    bits, per_word, words = layout
+    board = start.copy()
+    codes, parent, move, index = rooted_store(board, layout, INITIAL_CAPACITY)
+    goal_code = np.empty((1, words), dtype=np.uint64)
+    pack(goal, bits, per_word, goal_code, 0)
+    if same_code(codes, 0, goal_code, 0):
+        return FOUND, np.empty(0, dtype=np.int8), 0, 0, False
+    kids = (np.empty((INITIAL_CAPACITY, words), dtype=np.uint64), np.empty(INITIAL_CAPACITY, dtype=np.int64),
+            np.empty(INITIAL_CAPACITY, dtype=np.int8), np.empty(INITIAL_CAPACITY, dtype=np.int64))
+    work = (board, np.zeros(board.shape[0], dtype=np.int64), np.zeros((2, n_columns), dtype=np.int64))
+    counts = np.zeros(2, dtype=np.int64)
+    layers = np.zeros((INITIAL_DEPTHS, 4), dtype=np.int64)  # columns FIRST, CHOSEN, LEFT, SLICES
+    used = 1  # slots of the index in use, by the stack and by stale entries
+    truncated = False
+    budget = 0
+    while True:  # pass `budget`
+        n_nodes, depth, choice, refused = 1, 0, NO_SLICE, False
+        layers[0, LEFT] = budget
+        while True:
+            outcome, kids, n_children, moves = _new_children(layers[depth, FIRST], n_nodes, max_nodes,
+                                                             (codes, parent, move, index), kids, goal_code,
+                                                             neighbours, leaves, work, layout, counts, stop)
+            if outcome == FOUND or outcome == LIMIT_REACHED:
+                return outcome, moves, counts[0], counts[1], truncated
+            if choice == NO_SLICE:  # the layer's first visit in this descent
+                if outcome == FULL or n_children == 0:
+                    # a dead end: back to the deepest layer with a slice left to take
+                    while depth > 0 and choice == NO_SLICE:
+                        choice = _next_slice(layers[depth, CHOSEN], layers[depth - 1, LEFT],
+                                             layers[depth - 1, SLICES])
+                        n_nodes = layers[depth, FIRST]
+                        depth -= 1
+                    if choice == NO_SLICE:
+                        break
+                    continue  # the children of the new top again, to take slice `choice`
+                n_slices = (n_children + width - 1) // width
+                layers[depth, SLICES] = n_slices
+                truncated = truncated or n_slices > 1
+                refused = refused or n_slices - 1 > layers[depth, LEFT]
+                choice = _first_slice(layers[depth, LEFT], n_slices)
+            order = np.argsort(kids[3][:n_children], kind="mergesort")  # stable: ties in the order generated
+            if depth + 1 == layers.shape[0]:
+                layers = grown(layers, 2 * layers.shape[0])
+            depth += 1
+            layers[depth, FIRST] = n_nodes
+            layers[depth, CHOSEN] = choice
+            layers[depth, LEFT] = layers[depth - 1, LEFT] - choice
+            for child in order[choice * width:(choice + 1) * width]:
+                if n_nodes == codes.shape[0]:
+                    codes, parent, move = grown_store(codes, parent, move, 2 * n_nodes)
+                codes[n_nodes] = kids[0][child]
+                parent[n_nodes] = kids[1][child]
+                move[n_nodes] = kids[2][child]
+                index, used = _pushed(index, used, codes, n_nodes)
+                n_nodes += 1
+            choice = NO_SLICE
+        if not refused:
+            return EXHAUSTED, np.empty(0, dtype=np.int8), counts[0], counts[1], truncated
+        budget += 1
+
+
+def bulb_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam_width: int = DEFAULT_BEAM_WIDTH,
+                node_limit: int | None = None, time_limit: float | None = None) -> SearchResult:
+    """A solution from `start` by BULB with slices of `beam_width` (a whole number from 1)
+    children, replayed and checked; a one-line InputError for another width.
+
+    Holds at most `node_limit` nodes (default and memory check as for beam search, beam.py),
+    backtracking where they would not fit; gives up (status GAVE_UP) when no path to the goal
+    fits in them, or after `time_limit` seconds. Marked optimal when no layer had more than
+    `beam_width` children (the search was breadth-first); its lower bound is then the length,
+    else h of the start.
+    """
+    check_width(beam_width)
+    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, "bulb", heuristic)
+    start = checked_start(puzzle, start, heuristic)
+    if not puzzle.is_solvable(start):
+        return unsolvable_result("bulb", heuristic.name)
+    board = np.array(start, dtype=np.uint8)
+    stop = np.zeros(1, dtype=np.uint8)
+    kernel = heuristic.kernel(_bulb)
+    # no layer holds more than max_nodes nodes, so a wider slice is the same search (and this
+    # width fits the kernel's integers)
+    width = min(int(beam_width), max_nodes)
+    fixed = (width, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, packing(puzzle))
+    kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
+    initial_h = heuristic(board)
+    began = time.perf_counter()
+    (outcome, moves, expanded, generated, truncated), late = timed(kernel, (board, max_nodes, *fixed), stop,
+                                                                 time_limit)
+    solution = moves_to_text(moves) if outcome == FOUND else None
+    if outcome == EXHAUSTED:
+        reason = f"node limit of {max_nodes:,} nodes too small to hold a path of layers of " \
+                 f"{wording.count(width, 'node')} to the goal"
+    else:  # the stop flag ends it early only at the time limit (a Ctrl-C raises)
+        reason = f"time limit of {time_limit:g} s reached" if late else ""
+    result = search_result(
+        "bulb",
+        heuristic.name,
+        solution,
+        optimal=not truncated,
+        nodes_expanded=expanded,
+        nodes_generated=generated,
+        seconds=time.perf_counter() - began,
+        initial_h=initial_h,
+        reason=reason,
+        # a breadth-first solution is the shortest whatever h is
+        admissible=heuristic.admissible or (solution is not None and not truncated),
+    )
+    return verified(puzzle, start, result)
+
+
+register(Search(
+    "bulb", "BULB: beam search that backtracks over its slices of K children by limited discrepancy search; "
+    "complete, no bound on the length",
+    bulb_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, TIME_LIMIT), setting_fields=("beam_width",),
+    settings=width_setting,
+))

@@ -1,0 +1,204 @@
+"""The best-first kernel's policies against a naive twin: for every tie-breaking rule, with and
+without reopening and pruning, the kernel expands, generates and stores as many nodes as a plain
+Python best-first search that orders its heap by the same keys, and returns the same path; the
+open list's heap against heapq; the bound of a search that gives up; greedy never reopens."""
+
+import heapq
+import random
+
+import numpy as np
+import pytest
+
+from solvers.heuristics import baseline
+from solvers.puzzle import Puzzle
+from solvers.search.best_first import (
+    G_LIMIT, H_LIMIT, RANDOM_SEED, SEQ_BITS, SEQ_LIMIT, TIE_BREAKS, best_first,
+)
+from solvers.search.open_list import compact, heap_pop, heap_push, heap_take
+from solvers.search.result import moves_to_text
+from tests.conftest import STANDARD_2X4, distances
+from tests.naive import manhattan
+
+MASK64 = (1 << 64) - 1
+
+
+def _random_bits(state: int) -> tuple[int, int]:
+    state ^= state >> 12
+    state = (state ^ (state << 25)) & MASK64
+    state ^= state >> 27
+    return state, ((state * 2685821657736338717) & MASK64) >> 41
+
+
+def _tie_key(tie: str, g: int, pushes: int, state: int) -> tuple[int, int]:
+    part, order = 0, pushes
+    if tie == "larger-g":
+        part = G_LIMIT - 1 - g
+    elif tie == "smaller-g":
+        part = g
+    elif tie == "lifo":
+        order = SEQ_LIMIT - 1 - pushes
+    elif tie == "random":
+        state, part = _random_bits(state)
+    return (part << SEQ_BITS) | order, state
+
+
+def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights, reopen: bool, tie: str,
+                     prune_at: int | None = None):
+    """(moves as direction codes or None, expanded, generated, stored): best first on
+    a * g + b * h with the kernel's rules (best_first.py's docstring), written plainly."""
+    a, b = weights
+    neighbours = Puzzle(rows, cols, goal).neighbours
+    states, g, hv, move, closed = [start], {start: 0}, {start: 0}, {start: -1}, set()
+    number = {start: 0}
+    heap, pushes, rng = [(0, 0, 0)], 1, RANDOM_SEED
+    expanded = generated = 0
+    while heap:
+        priority, _, node = heapq.heappop(heap)
+        state = states[node]
+        if state in closed or priority != a * g[state] + b * hv[state]:
+            continue
+        if state == goal:
+            path = []
+            while move[state] >= 0:
+                path.append(move[state])
+                blank = state.index(0)
+                back = int(neighbours[blank, move[state] ^ 1])
+                cells = list(state)
+                cells[blank], cells[back] = cells[back], 0
+                state = tuple(cells)
+            return path[::-1], expanded, generated, len(states)
+        closed.add(state)
+        expanded += 1
+        if node == 0:
+            hv[state] = min(max(h(state), 0), H_LIMIT)
+        blank = state.index(0)
+        for direction in range(4):
+            if node != 0 and direction == move[state] ^ 1:
+                continue
+            target = int(neighbours[blank, direction])
+            if target < 0:
+                continue
+            cells = list(state)
+            cells[blank], cells[target] = cells[target], 0
+            child = tuple(cells)
+            child_h, child_g = min(max(h(child), 0), H_LIMIT), g[state] + 1
+            generated += 1
+            if prune_at is not None and child_g + child_h >= prune_at:
+                continue
+            if child in number:
+                if child_g >= g[child]:
+                    continue
+                if child in closed:
+                    if not reopen:
+                        continue
+                    closed.remove(child)
+                elif a == 0 and child_h <= hv[child]:
+                    g[child], move[child] = child_g, direction
+                    continue
+                child_h = max(child_h, hv[child])
+            else:
+                number[child] = len(states)
+                states.append(child)
+            g[child], hv[child], move[child] = child_g, child_h, direction
+            key, rng = _tie_key(tie, child_g, pushes, rng)
+            heapq.heappush(heap, (a * child_g + b * child_h, key, number[child]))
+            pushes += 1
+    return None, expanded, generated, len(states)
+
+
+def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None):
+    return best_first(puzzle, np.array(state, dtype=np.uint8), heuristic, "twin", weights, reopen=reopen,
+                      tie_break=tie, prune_at=prune_at, node_limit=node_limit, bpmx=False)
+
+
+def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=None):
+    heuristic = baseline(puzzle, "manhattan")
+    for state in states:
+        moves, expanded, generated, stored = naive_best_first(
+            state, tuple(puzzle.goal.tolist()), rows, cols, lambda s: manhattan(s, tuple(puzzle.goal.tolist()), cols),
+            weights, reopen, tie, prune_at)
+        result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at)
+        assert (result.nodes_expanded, result.nodes_generated) == (expanded, generated), (state, tie)
+        assert result.moves == (moves_to_text(np.array(moves, dtype=np.int8)) if moves is not None else None), state
+
+
+@pytest.mark.parametrize("tie", TIE_BREAKS)
+@pytest.mark.parametrize("weights, reopen", [((0, 1), False), ((1, 1), False), ((1, 3), True)])
+def test_each_tie_break_follows_its_naive_twin_on_2x4_states(tie, weights, reopen):
+    puzzle = Puzzle(2, 4, STANDARD_2X4)
+    states = sorted(distances(2, 4, STANDARD_2X4))[::400]
+    _twin_matches(puzzle, 2, 4, states, weights, reopen, tie)
+
+
+@pytest.mark.parametrize("tie", ["smaller-g", "random"])
+def test_greedy_and_pruned_weighted_runs_follow_their_twin_on_3x3_states(eight_puzzle_distances, tie):
+    puzzle = Puzzle(3, 3)
+    far = [s for s, d in sorted(eight_puzzle_distances.items()) if d >= 24][::500]
+    _twin_matches(puzzle, 3, 3, far, (0, 1), False, tie)
+    _twin_matches(puzzle, 3, 3, far, (1, 2), True, tie, prune_at=30)
+
+
+def test_a_pruned_run_finds_only_shorter_solutions_and_proves_when_there_are_none(eight_puzzle_distances):
+    puzzle = Puzzle(3, 3)
+    manhattan_h = baseline(puzzle, "manhattan")
+    for state, shortest in sorted(eight_puzzle_distances.items())[::3000]:
+        if shortest == 0:
+            continue
+        found = _kernel_run(puzzle, state, manhattan_h, (1, 3), True, "smaller-g", prune_at=shortest + 1)
+        assert found.length is not None and found.length <= shortest * 3 and found.length < shortest + 1
+        none = _kernel_run(puzzle, state, manhattan_h, (1, 3), True, "smaller-g", prune_at=shortest)
+        assert none.status == "gave_up" and none.reason == f"no solution shorter than {shortest} moves exists"
+
+
+def test_astar_giving_up_proves_the_least_f_of_its_open_nodes(eight_puzzle_distances):
+    puzzle = Puzzle(3, 3)
+    manhattan_h = baseline(puzzle, "manhattan")
+    far = [s for s, d in sorted(eight_puzzle_distances.items()) if d >= 28][:20]
+    raised = 0
+    for state in far:
+        result = _kernel_run(puzzle, state, manhattan_h, (1, 1), False, "smaller-g", node_limit=2000)
+        assert result.status == "gave_up" and result.lower_bound <= eight_puzzle_distances[state]
+        raised += result.lower_bound > manhattan_h(np.array(state, dtype=np.uint8))
+    assert raised == len(far)  # A* raised every bound above h of the start before it gave up
+
+
+def test_the_heap_pops_in_the_order_of_heapq_and_takes_any_entry():
+    rng = random.Random(3)
+    first, second = np.zeros(600, dtype=np.int64), np.zeros(600, dtype=np.int64)
+    nodes = np.zeros(600, dtype=np.int32)
+    size, reference = 0, []
+    for step in range(2000):
+        if size < 600 and (size == 0 or rng.random() < 0.55):
+            entry = (rng.randrange(50), rng.randrange(1 << 40), step)
+            heap_push(first, second, nodes, size, *entry)
+            heapq.heappush(reference, entry)
+            size += 1
+        elif rng.random() < 0.8:
+            assert tuple(int(v) for v in heap_pop(first, second, nodes, size)) == heapq.heappop(reference)
+            size -= 1
+        else:
+            taken = tuple(int(v) for v in heap_take(first, second, nodes, size, rng.randrange(size)))
+            reference.remove(taken)
+            heapq.heapify(reference)
+            size -= 1
+    live = np.array([rng.random() < 0.5 for _ in range(size)])
+    kept = sorted((int(first[i]), int(second[i]), int(nodes[i])) for i in range(size) if live[i])
+    size = compact(first, second, nodes, size, live)
+    assert sorted(tuple(int(v) for v in heap_pop(first, second, nodes, size - i)) for i in range(size)) == kept
+
+
+def test_greedy_never_reopens_and_expands_each_state_at_most_once():
+    puzzle = Puzzle(2, 4, STANDARD_2X4)
+    heuristic = baseline(puzzle, "manhattan")
+    for state in sorted(distances(2, 4, STANDARD_2X4))[::97]:
+        result = _kernel_run(puzzle, state, heuristic, (0, 1), False, "random")
+        assert result.nodes_expanded <= len(distances(2, 4, STANDARD_2X4))
+        assert result.length is not None
+
+
+def test_the_twin_itself_finds_exact_lengths_as_astar(two_by_four_distances):
+    """The twin is a best-first search: as A* with Manhattan distance its lengths are exact."""
+    for state, shortest in sorted(two_by_four_distances.items())[::1000]:
+        moves, *_ = naive_best_first(state, STANDARD_2X4, 2, 4, lambda s: manhattan(s, STANDARD_2X4, 4), (1, 1),
+                                     False, "fifo")
+        assert len(moves) == shortest
