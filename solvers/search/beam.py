@@ -137,19 +137,36 @@ def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
     children of least h in each layer, replayed and checked; a one-line InputError for another
     width.
 
-    Gives up (status GAVE_UP) when the beam empties, once `node_limit` nodes are held (default
-    and memory check as for A*, astar.py; the children of the layer being built count) or after
-    `time_limit` seconds. Marked optimal when no layer had more than `beam_width` children
-    (the search was breadth-first); its lower bound is then the length, else h of the start.
+    Gives up (status GAVE_UP) when the beam empties, once `node_limit` nodes are held (default:
+    as many as a share of the memory available holds, node_store.memory_budget; the children of
+    the layer being built count) or after `time_limit` seconds. Marked optimal when no layer had
+    more than `beam_width` children (the search was breadth-first); its lower bound is then the
+    length, else h of the start.
     """
+    return layered_search(puzzle, start, heuristic, "beam", _beam, beam_width, node_limit, time_limit,
+                          BYTES_PER_NODE, _emptied)
+
+
+def _emptied(width: int, max_nodes: int) -> str:
+    return f"the beam emptied: every child of its last layer was reached before (a width above {width:,} may " \
+           "find a solution)"
+
+
+def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, compiled, beam_width,
+                   node_limit: int | None, time_limit: float | None, bytes_per_node: int, exhausted) -> SearchResult:
+    """Run `compiled`, a kernel with _beam's arguments and results (beam's, BULB's), as
+    `algorithm`: the width checked, the nodes it may hold sized to the memory (`bytes_per_node`
+    each besides the packed state), the kernel compiled before the clock starts, the solution
+    replayed. `exhausted(width, max_nodes)` gives the reason when the kernel returns EXHAUSTED.
+    Optimal, with any heuristic, when no layer was cut."""
     check_width(beam_width)
-    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, "beam", heuristic)
+    max_nodes = node_capacity(puzzle, node_limit, bytes_per_node, algorithm, heuristic)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
-        return unsolvable_result("beam", heuristic.name)
+        return unsolvable_result(algorithm, heuristic.name)
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
-    kernel = heuristic.kernel(_beam)
+    kernel = heuristic.kernel(compiled)
     # no layer holds more than max_nodes nodes, so a wider beam is the same search (and this
     # width fits the kernel's integers)
     width = min(int(beam_width), max_nodes)
@@ -161,12 +178,11 @@ def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
                                                                  time_limit)
     solution = moves_to_text(moves) if outcome == FOUND else None
     if outcome == EXHAUSTED:
-        reason = f"the beam emptied: every child of its last layer was reached before (a width above {width:,} " \
-                 "may find a solution)"
+        reason = exhausted(width, max_nodes)
     else:
         reason = f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} nodes reached"
     result = search_result(
-        "beam",
+        algorithm,
         heuristic.name,
         solution,
         optimal=not truncated,

@@ -32,8 +32,6 @@ result's lower bound is h of the start.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from solvers import wording
@@ -42,18 +40,15 @@ from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
-from solvers.search.beam import BEAM_WIDTH, DEFAULT_BEAM_WIDTH, check_width, width_setting
+from solvers.search.beam import BEAM_WIDTH, DEFAULT_BEAM_WIDTH, layered_search, width_setting
 from solvers.search.beam import BYTES_PER_NODE as BEAM_BYTES_PER_NODE
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
-from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing,
-    path_moves, rooted_store, same_code, unpack,
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, pack, path_moves, rooted_store,
+    same_code, unpack,
 )
 from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Search, register
-from solvers.search.result import (
-    SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
-)
+from solvers.search.result import SearchResult
 
 # the columns of the stack's table of layers: a layer's first node (the top's last is the last
 # node held), the slice of its parent layer's children it is, the discrepancies it leaves to the
@@ -246,43 +241,13 @@ def bulb_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
     `beam_width` children (the search was breadth-first); its lower bound is then the length,
     else h of the start.
     """
-    check_width(beam_width)
-    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, "bulb", heuristic)
-    start = checked_start(puzzle, start, heuristic)
-    if not puzzle.is_solvable(start):
-        return unsolvable_result("bulb", heuristic.name)
-    board = np.array(start, dtype=np.uint8)
-    stop = np.zeros(1, dtype=np.uint8)
-    kernel = heuristic.kernel(_bulb)
-    # no layer holds more than max_nodes nodes, so a wider slice is the same search (and this
-    # width fits the kernel's integers)
-    width = min(int(beam_width), max_nodes)
-    fixed = (width, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, packing(puzzle))
-    kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
-    initial_h = heuristic(board)
-    began = time.perf_counter()
-    (outcome, moves, expanded, generated, truncated), late = timed(kernel, (board, max_nodes, *fixed), stop,
-                                                                 time_limit)
-    solution = moves_to_text(moves) if outcome == FOUND else None
-    if outcome == EXHAUSTED:
-        reason = f"node limit of {max_nodes:,} nodes too small to hold a path of layers of " \
-                 f"{wording.count(width, 'node')} to the goal"
-    else:  # the stop flag ends it early only at the time limit (a Ctrl-C raises)
-        reason = f"time limit of {time_limit:g} s reached" if late else ""
-    result = search_result(
-        "bulb",
-        heuristic.name,
-        solution,
-        optimal=not truncated,
-        nodes_expanded=expanded,
-        nodes_generated=generated,
-        seconds=time.perf_counter() - began,
-        initial_h=initial_h,
-        reason=reason,
-        # a breadth-first solution is the shortest whatever h is
-        admissible=heuristic.admissible or (solution is not None and not truncated),
-    )
-    return verified(puzzle, start, result)
+    return layered_search(puzzle, start, heuristic, "bulb", _bulb, beam_width, node_limit, time_limit,
+                          BYTES_PER_NODE, _no_path_fits)
+
+
+def _no_path_fits(width: int, max_nodes: int) -> str:
+    return f"node limit of {max_nodes:,} nodes too small to hold a path of layers of " \
+           f"{wording.count(width, 'node')} to the goal"
 
 
 register(Search(

@@ -15,9 +15,8 @@ from solvers.jit import kernel
 
 
 @kernel
-def heap_push(first, second, nodes, size, key, tie, node):
-    """Insert (key, tie, node) into the heap of `size` entries (room for one more is required)."""
-    i = size
+def _sift_up(first, second, nodes, i, key, tie, node):
+    """Place (key, tie, node) at slot `i` or above it, moving greater parents down; returns its slot."""
     while i > 0:
         up = (i - 1) >> 1
         if first[up] < key or (first[up] == key and second[up] <= tie):
@@ -29,6 +28,13 @@ def heap_push(first, second, nodes, size, key, tie, node):
     first[i] = key
     second[i] = tie
     nodes[i] = node
+    return i
+
+
+@kernel
+def heap_push(first, second, nodes, size, key, tie, node):
+    """Insert (key, tie, node) into the heap of `size` entries (room for one more is required)."""
+    _sift_up(first, second, nodes, size, key, tie, node)
 
 
 @kernel
@@ -58,22 +64,9 @@ def heap_take(first, second, nodes, size, i):
     """Remove and return entry `i` of a heap of `size` > i entries (ε-greedy's random pick)."""
     taken = (first[i], second[i], nodes[i])
     size -= 1
-    if i < size:
+    if i < size:  # the last entry fills the hole: it may belong above slot i, or below it
         key, tie, node = first[size], second[size], nodes[size]
-        up = i
-        while up > 0:  # the last entry may belong above slot i ...
-            parent = (up - 1) >> 1
-            if first[parent] < key or (first[parent] == key and second[parent] <= tie):
-                break
-            first[up] = first[parent]
-            second[up] = second[parent]
-            nodes[up] = nodes[parent]
-            up = parent
-        if up < i:
-            first[up] = key
-            second[up] = tie
-            nodes[up] = node
-        else:  # ... or below it
+        if _sift_up(first, second, nodes, i, key, tie, node) == i:
             _sift_down(first, second, nodes, size, i, key, tie, node)
     return taken
 
