@@ -38,6 +38,7 @@ from solvers.forked import forked_map
 from solvers.heuristics import Heuristic, from_recipe, from_spec
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
+from solvers.search.node_store import memory_budget
 from solvers.search.registry import checked_options, given_options, search_named, setting_fields
 from solvers.search.result import SOLVED, SearchResult, checked_start
 from solvers.solve import solve
@@ -243,7 +244,18 @@ def _results(todo: list[Instance], work: tuple, jobs: int, client) -> Iterator[t
         return
     # compile (or load) the kernels once, before the workers inherit them
     solve(puzzle, todo[0].start, algorithm, heuristic, **{**options, "node_limit": 1, "time_limit": None})
-    yield from forked_map(solve_instance, work, todo, jobs)
+    yield from forked_map(solve_instance, (puzzle, algorithm, heuristic, shared_memory(work, jobs)), todo, jobs)
+
+
+def shared_memory(work: tuple, jobs: int) -> dict:
+    """The options of `work` for one of `jobs` workers that run at once: a search that stores
+    nodes, given neither a node limit nor a memory budget, gets its share of the default budget
+    (node_store.memory_budget), so that the workers together fit where one search would."""
+    _, algorithm, heuristic, options = work
+    if not search_named(algorithm).takes("memory") or options.get("node_limit") is not None \
+            or options.get("memory") is not None:
+        return options
+    return {**options, "memory": memory_budget(heuristic, jobs) / 2**30}
 
 
 def solve_batch(

@@ -28,7 +28,7 @@ from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import AUTO, TIE_BREAK, prepare
 from solvers.search.greedy import greedy_best_first
-from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Search, register
+from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import GAVE_UP, SOLVED, SearchResult
 from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, weighted_astar, weighted_best_first_settings
 
@@ -56,10 +56,10 @@ def one_run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, weight: flo
 
 def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, weight: float = DEFAULT_WEIGHT,
                    node_limit: int | None = None, time_limit: float | None = None,
-                   bpmx: bool | None = None, tie_break: str = AUTO) -> SearchResult:
+                   bpmx: bool | None = None, tie_break: str = AUTO, memory: float | None = None) -> SearchResult:
     """The shortest solution from `start` that the anytime search (see the module docstring)
     finds within `time_limit` seconds (None: until the weights are used up), each run storing at
-    most `node_limit` nodes; replayed and checked. Marked optimal when it meets the best lower
+    most `node_limit` nodes (or what `memory` GiB hold); replayed and checked. Marked optimal when it meets the best lower
     bound; `lower_bound` is the best over the runs.
 
     A KeyboardInterrupt (Ctrl-C) before the first solution propagates, as from any search; one
@@ -79,7 +79,7 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
                 break
             shorter_than = None if best is None or not heuristic.admissible else best.length
             result = one_run(puzzle, start, heuristic, run_weight, shorter_than, node_limit=node_limit,
-                             time_limit=left, bpmx=bpmx, tie_break=tie_break)
+                             time_limit=left, bpmx=bpmx, tie_break=tie_break, memory=memory)
             expanded += result.nodes_expanded
             generated += result.nodes_generated
             bound = max(bound, _proven(result, shorter_than))
@@ -117,6 +117,6 @@ def _out_of_time(result: SearchResult) -> bool:
 
 register(Search(
     "anytime", "anytime: a greedy solution, then weighted A* from weight W down to 1, each run seeking a shorter one",
-    anytime_search, informed=True, options=(WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, TIME_LIMIT),
+    anytime_search, informed=True, options=(WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
     setting_fields=("weight", "bpmx", "tie_break"), settings=weighted_best_first_settings,
 ))

@@ -30,7 +30,7 @@ from solvers.search.node_store import (
     EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
     rooted_store, same_code, unpack,
 )
-from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
     SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
 )
@@ -132,18 +132,19 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
 
 
 def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam_width: int = DEFAULT_BEAM_WIDTH,
-                node_limit: int | None = None, time_limit: float | None = None) -> SearchResult:
+                node_limit: int | None = None, time_limit: float | None = None,
+                memory: float | None = None) -> SearchResult:
     """A solution from `start` by beam search keeping `beam_width` (a whole number from 1)
     children of least h in each layer, replayed and checked; a one-line InputError for another
     width.
 
     Gives up (status GAVE_UP) when the beam empties, once `node_limit` nodes are held (default:
-    as many as a share of the memory available holds, node_store.memory_budget; the children of
-    the layer being built count) or after `time_limit` seconds. Marked optimal when no layer had
+    as many as `memory` GiB hold, or a share of the memory available, node_store.memory_budget;
+    the children of the layer being built count) or after `time_limit` seconds. Marked optimal when no layer had
     more than `beam_width` children (the search was breadth-first); its lower bound is then the
     length, else h of the start.
     """
-    return layered_search(puzzle, start, heuristic, "beam", _beam, beam_width, node_limit, time_limit,
+    return layered_search(puzzle, start, heuristic, "beam", _beam, beam_width, (node_limit, memory, time_limit),
                           BYTES_PER_NODE, _emptied)
 
 
@@ -153,14 +154,15 @@ def _emptied(width: int, max_nodes: int) -> str:
 
 
 def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, compiled, beam_width,
-                   node_limit: int | None, time_limit: float | None, bytes_per_node: int, exhausted) -> SearchResult:
+                   limits: tuple, bytes_per_node: int, exhausted) -> SearchResult:
     """Run `compiled`, a kernel with _beam's arguments and results (beam's, BULB's), as
-    `algorithm`: the width checked, the nodes it may hold sized to the memory (`bytes_per_node`
-    each besides the packed state), the kernel compiled before the clock starts, the solution
+    `algorithm`: the width checked, the nodes it may hold sized to the memory (`limits` is
+    (node_limit, memory, time_limit); `bytes_per_node` each besides the packed state), the kernel compiled before the clock starts, the solution
     replayed. `exhausted(width, max_nodes)` gives the reason when the kernel returns EXHAUSTED.
     Optimal, with any heuristic, when no layer was cut."""
     check_width(beam_width)
-    max_nodes = node_capacity(puzzle, node_limit, bytes_per_node, algorithm, heuristic)
+    node_limit, memory, time_limit = limits
+    max_nodes = node_capacity(puzzle, node_limit, bytes_per_node, algorithm, heuristic, memory)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)
@@ -180,7 +182,7 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
     if outcome == EXHAUSTED:
         reason = exhausted(width, max_nodes)
     else:
-        reason = f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} nodes reached"
+        reason = f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} held nodes reached"
     result = search_result(
         algorithm,
         heuristic.name,
@@ -212,6 +214,6 @@ BEAM_WIDTH = Option("beam_width", "count", f"children beam and bulb keep in each
                     f"{DEFAULT_BEAM_WIDTH})", "a beam width applies", DEFAULT_BEAM_WIDTH)
 register(Search(
     "beam", "beam search: breadth first, each layer cut to the K children of least h; no bound on the length",
-    beam_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, TIME_LIMIT), setting_fields=("beam_width",),
+    beam_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("beam_width",),
     settings=width_setting,
 ))

@@ -320,12 +320,13 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
 
 def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, weights: tuple[int, int], *,
                reopen: bool, tie_break: str, node_limit: int | None = None, time_limit: float | None = None,
-               bpmx: bool | None = None, prune_at: int | None = None, explore: float = 0.0) -> SearchResult:
+               bpmx: bool | None = None, prune_at: int | None = None, explore: float = 0.0,
+               memory: float | None = None) -> SearchResult:
     """The kernel's search from `start` on the priority a * g + b * h, (a, b) = `weights`
     (non-negative integers, b > 0), reported as `algorithm`, replayed and checked.
 
-    It stores at most `node_limit` nodes (node_store.node_capacity: by default as many as the
-    memory budget holds) and gives up (status GAVE_UP) at that limit or after `time_limit`
+    It stores at most `node_limit` nodes (node_store.node_capacity: by default as many as
+    `memory` GiB hold, node_store.memory_budget without it) and gives up (status GAVE_UP) at that limit or after `time_limit`
     seconds, its clock started after the kernel is compiled. `bpmx` applies one level of
     bidirectional pathmax at each expansion (None: where the heuristic may be inconsistent);
     `reopen`, `tie_break` (AUTO: by the weights), `prune_at` and `explore` (a chance below 1)
@@ -334,7 +335,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     search proved (the open nodes' least g + h when it gave up with reopening or as A*, the
     length over the weight for a weighted solution).
     """
-    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic)
+    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic, memory)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)

@@ -47,7 +47,7 @@ from solvers.search.node_store import (
     EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, pack, path_moves, rooted_store,
     same_code, unpack,
 )
-from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Search, register
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult
 
 # the columns of the stack's table of layers: a layer's first node (the top's last is the last
@@ -231,17 +231,18 @@ def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
 
 
 def bulb_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam_width: int = DEFAULT_BEAM_WIDTH,
-                node_limit: int | None = None, time_limit: float | None = None) -> SearchResult:
+                node_limit: int | None = None, time_limit: float | None = None,
+                memory: float | None = None) -> SearchResult:
     """A solution from `start` by BULB with slices of `beam_width` (a whole number from 1)
     children, replayed and checked; a one-line InputError for another width.
 
-    Holds at most `node_limit` nodes (default and memory check as for beam search, beam.py),
+    Holds at most `node_limit` nodes (default, `memory` and memory check as for beam search, beam.py),
     backtracking where they would not fit; gives up (status GAVE_UP) when no path to the goal
     fits in them, or after `time_limit` seconds. Marked optimal when no layer had more than
     `beam_width` children (the search was breadth-first); its lower bound is then the length,
     else h of the start.
     """
-    return layered_search(puzzle, start, heuristic, "bulb", _bulb, beam_width, node_limit, time_limit,
+    return layered_search(puzzle, start, heuristic, "bulb", _bulb, beam_width, (node_limit, memory, time_limit),
                           BYTES_PER_NODE, _no_path_fits)
 
 
@@ -253,6 +254,6 @@ def _no_path_fits(width: int, max_nodes: int) -> str:
 register(Search(
     "bulb", "BULB: beam search that backtracks over its slices of K children by limited discrepancy search; "
     "complete, no bound on the length",
-    bulb_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, TIME_LIMIT), setting_fields=("beam_width",),
+    bulb_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("beam_width",),
     settings=width_setting,
 ))

@@ -17,18 +17,18 @@ import numpy as np
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import AUTO, EXPLORE, TIE_BREAK, best_first, greedy_settings
-from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Search, register
+from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult
 
 
 def greedy_best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
                       time_limit: float | None = None, bpmx: bool | None = None,
-                      tie_break: str = AUTO, explore: float = 0.0) -> SearchResult:
+                      tie_break: str = AUTO, explore: float = 0.0, memory: float | None = None) -> SearchResult:
     """Some solution from `start` by greedy best-first search on h, replayed and checked;
     limits and BPMX as for A* (astar.py); `tie_break` and `explore` (the chance, below 1, of
     expanding a random open node) as best_first.py says. Never marked optimal."""
     return best_first(puzzle, start, heuristic, "greedy", (0, 1), reopen=False, tie_break=tie_break,
-                      node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, explore=explore)
+                      node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, explore=explore, memory=memory)
 
 
 def _settings(heuristic: Heuristic, options: dict) -> dict:
@@ -38,6 +38,6 @@ def _settings(heuristic: Heuristic, options: dict) -> dict:
 
 register(Search(
     "greedy", "greedy best-first: the stored node of least h first; fast, no bound on the length", greedy_best_first,
-    informed=True, options=(BPMX, TIE_BREAK, EXPLORE, NODE_LIMIT, TIME_LIMIT),
+    informed=True, options=(BPMX, TIE_BREAK, EXPLORE, NODE_LIMIT, MEMORY, TIME_LIMIT),
     setting_fields=("bpmx", "tie_break", "explore"), settings=_settings,
 ))

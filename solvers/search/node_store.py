@@ -91,14 +91,14 @@ def _arrays(data):
 
 
 def node_capacity(puzzle: Puzzle, node_limit: int | None, bytes_per_node: int, algorithm: str,
-                  heuristic=None, memory: int | None = None) -> int:
+                  heuristic=None, memory: float | None = None) -> int:
     """How many nodes a search may store: `node_limit`, refused (one-line InputError) if that
     many nodes of `bytes_per_node` bytes besides their packed states would not fit in the memory
-    available, or above MAX_NODES; None: as many as fit in `memory` bytes (default
+    available, or above MAX_NODES; None: as many as fit in `memory` GiB (default
     `memory_budget(heuristic)`)."""
     per_node = node_bytes(puzzle, bytes_per_node)
     if node_limit is None:
-        budget = memory_budget(heuristic) if memory is None else memory
+        budget = memory_budget(heuristic) if memory is None else int(memory * 2**30)
         return max(1, min(MAX_NODES, budget // per_node))
     check_memory(node_limit * per_node, f"{algorithm} with a node limit of {node_limit:,}")
     if node_limit > MAX_NODES:

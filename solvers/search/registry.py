@@ -66,8 +66,12 @@ class Option:
             (self.kind == "count" and value == self.default)
 
 
-NODE_LIMIT = Option("node_limit", "count", "give up after this many nodes (expanded, or stored by the searches "
-                    "that store them)", "a node limit applies")
+NODE_LIMIT = Option("node_limit", "count", "give up after this many nodes: expanded by the depth-first searches, "
+                    "stored by those that keep every state, held (stored, and the layer being built) by the beam "
+                    "searches; a result that gives up says which", "a node limit applies")
+MEMORY = Option("memory", "number", "GiB that the nodes of a search that stores them may fill when no node limit is "
+                "given (default: a quarter of the memory available when it starts, the tables mapped from files "
+                "taken off; a batch's workers share it)", "a memory budget applies")
 TIME_LIMIT = Option("time_limit", "seconds", "give up after this many seconds", "a time limit applies")
 PRUNE = Option("prune", "choice", "move strings never tried: none, parent (the move back) or fsm (Taylor & Korf's "
                f"machine of duplicate move strings); default: {DEFAULT_PRUNE}",

@@ -23,7 +23,7 @@ from solvers.search.node_store import (
     EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown_store, insert, node_capacity, pack, packing, path_moves, same_code,
     rooted_store, unpack,
 )
-from solvers.search.registry import NODE_LIMIT, TIME_LIMIT, Option, Search, register
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
     SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
 )
@@ -92,15 +92,15 @@ def _bfs(start, goal, max_nodes, neighbours, stop, layout):
 
 
 def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | None = None,
-        time_limit: float | None = None) -> SearchResult:
+        time_limit: float | None = None, memory: float | None = None) -> SearchResult:
     """Shortest solution by breadth-first search with duplicate detection, replayed and checked.
 
     Any board up to 8x8; gives up (GAVE_UP) once `node_limit` states are stored (default: as
-    many as fit in a share of the memory available, node_store.memory_budget) or after
+    many as fit in `memory` GiB, or a share of the memory available, node_store.memory_budget) or after
     `time_limit` seconds, and a limit whose states would not fit in the memory available is
     refused first. `heuristic` is not used (the registry passes None).
     """
-    max_nodes = node_capacity(puzzle, node_limit, BFS_BYTES_PER_NODE, "BFS")
+    max_nodes = node_capacity(puzzle, node_limit, BFS_BYTES_PER_NODE, "BFS", memory=memory)
     start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result("bfs", "zero")
@@ -169,7 +169,7 @@ def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) 
 DEPTH_LIMIT = Option("depth_limit", "count", f"deepest solution dfs looks for (default: {DEFAULT_DEPTH_LIMIT})",
                      "a depth limit applies", DEFAULT_DEPTH_LIMIT)
 register(Search("bfs", "breadth-first search with duplicate detection (optimal; stores every state)", bfs,
-                informed=False, options=(NODE_LIMIT, TIME_LIMIT)))
+                informed=False, options=(NODE_LIMIT, MEMORY, TIME_LIMIT)))
 register(Search("dfs", "depth-first search to a depth limit (the first solution found, not the shortest)",
                 depth_limited_dfs, informed=False, options=(DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT)))
 register(Search("iddfs", "iterative-deepening depth-first search (optimal)", iddfs, informed=False,

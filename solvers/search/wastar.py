@@ -20,7 +20,7 @@ from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import AUTO, TIE_BREAK, best_first, best_first_settings
-from solvers.search.registry import BPMX, NODE_LIMIT, TIME_LIMIT, Option, Search, register
+from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import SearchResult
 
 WEIGHT_DENOMINATOR = 1000
@@ -33,14 +33,15 @@ WEIGHT = Option("weight", "number", f"weighted searches' weight W on h (default 
 def weighted_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, weight: float = DEFAULT_WEIGHT,
                    node_limit: int | None = None, time_limit: float | None = None,
                    bpmx: bool | None = None, tie_break: str = AUTO,
-                   prune_at: int | None = None) -> SearchResult:
+                   prune_at: int | None = None, memory: float | None = None) -> SearchResult:
     """A solution from `start` of at most `weight` times the shortest length (with an admissible
     heuristic), by weighted A*, replayed and checked; limits, BPMX and ties as for A*
     (astar.py). `prune_at` (the Python API only) drops every child with g + h >= prune_at, so
     that only solutions shorter than it are sought. The result is marked optimal only for
     weight 1 without pruning."""
     return best_first(puzzle, start, heuristic, "wastar", integer_weights(weight), reopen=not heuristic.consistent or prune_at is not None,
-                      tie_break=tie_break, node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, prune_at=prune_at)
+                      tie_break=tie_break, node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, prune_at=prune_at,
+                      memory=memory)
 
 
 def integer_weights(weight: float) -> tuple[int, int]:
@@ -66,7 +67,7 @@ def weighted_best_first_settings(heuristic: Heuristic, options: dict) -> dict:
 
 register(Search(
     "wastar", "weighted A*: best first on g + W * h; a solution at most W times the shortest", weighted_astar,
-    informed=True, options=(WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, TIME_LIMIT),
+    informed=True, options=(WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
     setting_fields=("weight", "bpmx", "tie_break"),
     settings=weighted_best_first_settings,
 ))
