@@ -44,7 +44,7 @@ def test_a_search_stops_promptly_with_status_130(algorithm, heuristic, sig):
 
 
 # solve-puzzle's anytime search, the signal sent by the process to itself half a second after its
-# first, greedy run returned: inside the second run, made A* (seconds long, and nothing shorter
+# first run (BULB) returned: inside the second run, made A* (seconds long, and nothing shorter
 # before its end), whatever the time the compiler and a loaded machine take before.
 ANYTIME = textwrap.dedent("""
     import os, signal, sys, threading
@@ -53,10 +53,10 @@ ANYTIME = textwrap.dedent("""
 
     real = anytime.one_run
 
-    def first_then_signal(puzzle, start, heuristic, weight, shorter_than, **limits):
-        if weight is not anytime.GREEDY:
-            return real(puzzle, start, heuristic, 1.0, shorter_than, **limits)
-        result = real(puzzle, start, heuristic, weight, shorter_than, **limits)
+    def first_then_signal(puzzle, start, heuristic, run, shorter_than, **limits):
+        if run != anytime.FIRST_RUN:
+            return real(puzzle, start, heuristic, ("wastar", 1.0), shorter_than, **limits)
+        result = real(puzzle, start, heuristic, run, shorter_than, **limits)
         with open(sys.argv[2], "w") as first:
             first.write(result.moves)
         threading.Timer(0.5, os.kill, (os.getpid(), int(sys.argv[1]))).start()

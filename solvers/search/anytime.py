@@ -1,17 +1,25 @@
-"""anytime.py -- anytime search: a first solution by greedy search, then restarting weighted A* (Richter, Thayer & Ruml 2010) with ever smaller weights.
+"""anytime.py -- anytime search: a first solution by BULB, then ever wider beams or restarting weighted A* while time is left.
 
-The first run is greedy best-first search (greedy.py), which answers quickly on every board the
-toolkit holds. While time is left, weighted A* (wastar.py) runs again from the start with
-weight W, then halfway to 1 each time, then 1, each run pruned by the best length so far: a
-child with g + h at least that length is not stored, so every run seeks only shorter solutions
-and stores far fewer nodes than an unpruned one. Each run proves something: a solution of
-length L at weight w means the shortest is at least ceil(L / w), and a run that exhausts its
-pruned space proves (with an admissible h) that no shorter solution exists. A run that reaches
-the node limit is followed by the next, smaller weight only if time is left: the pruning bound
-is then tighter, so it may succeed where the last failed.
+The first run is BULB (bulb.py) with slices of FIRST_WIDTH nodes: a narrow beam search that
+backtracks where its beam dies out, so it answers quickly on every solvable state of every
+board the toolkit holds. The runs after it improve on that solution in one of two ways
+(`improve`):
 
-The search ends when the time limit is reached, when the weights are used up, or as soon as the
-best solution meets the best lower bound (then it is optimal). The result lists every better
+- "beams" (the default): beam search (beam.py) with a width IMPROVE_FACTOR times the last,
+  from FIRST_BEAM_WIDTH. A wider beam costs time in proportion and finds shorter solutions; a
+  beam that cut no layer was breadth-first search, and its solution is optimal. On uniformly
+  random 6x6 and 7x7 states this gave the shortest solutions per second (BENCHMARKS.md, "Large
+  boards").
+- "weights": restarting weighted A* (Richter, Thayer & Ruml 2010; wastar.py) from weight W,
+  then halfway to 1 each time, then 1, each run pruned by the best length so far (a child with
+  g + h at least that length is not stored), so that every run seeks only shorter solutions.
+  A solution of length L at weight w proves the shortest at least ceil(L / w), and a run that
+  exhausts its pruned space proves (with an admissible h) that none is shorter: the way to a
+  proven optimum where A* can finish.
+
+The search ends when the time limit is reached, when the runs are used up (a beam wider than
+the node limit, or weight 1), when a run reaches the node limit, or as soon as the best
+solution meets the best lower bound (then it is optimal). The result lists every better
 solution with its time (`found`), the clock started once the kernels are compiled. Ctrl-C
 (KeyboardInterrupt) after the first solution ends it too: the best so far is returned, marked
 `interrupted`.
@@ -24,16 +32,23 @@ import time
 
 import numpy as np
 
+from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.best_first import AUTO, TIE_BREAK, prepare
-from solvers.search.greedy import greedy_best_first
-from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
+from solvers.search import beam, best_first, bulb
+from solvers.search.beam import beam_search
+from solvers.search.best_first import AUTO, TIE_BREAK
+from solvers.search.bulb import bulb_search
+from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import GAVE_UP, SOLVED, SearchResult
 from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, weighted_astar, weighted_best_first_settings
 
 LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
-GREEDY = None  # the weight of the first run: greedy search
+FIRST_WIDTH = 100  # BULB's slices in the first run: narrow enough to answer in about a second on 7x7
+FIRST_BEAM_WIDTH = 1000
+IMPROVE_FACTOR = 4  # each beam this many times wider than the last
+IMPROVEMENTS = ("beams", "weights")
+FIRST_RUN = ("bulb", FIRST_WIDTH)
 
 
 def weights_from(weight: float) -> list[float]:
@@ -45,41 +60,61 @@ def weights_from(weight: float) -> list[float]:
     return weights
 
 
-def one_run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, weight: float | None, shorter_than: int | None,
-            **limits) -> SearchResult:
-    """One run of the anytime search: greedy search for `weight` GREEDY, else weighted A* at
-    `weight` seeking only solutions shorter than `shorter_than` (None: any)."""
-    if weight is GREEDY:
-        return greedy_best_first(puzzle, start, heuristic, **limits)
-    return weighted_astar(puzzle, start, heuristic, weight=weight, prune_at=shorter_than, **limits)
+def runs(improve: str, weight: float) -> list[tuple[str, float]]:
+    """The runs of the anytime search in order, as (search, width or weight): the first, then
+    beams IMPROVE_FACTOR times wider each time (to widths no layer can reach) or the weights."""
+    if improve == "weights":
+        return [FIRST_RUN, *(("wastar", w) for w in weights_from(weight))]
+    return [FIRST_RUN, *(("beam", FIRST_BEAM_WIDTH * IMPROVE_FACTOR ** k) for k in range(12))]
+
+
+def one_run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, run: tuple[str, float], shorter_than: int | None,
+            *, bpmx: bool | None, tie_break: str, **limits) -> SearchResult:
+    """One run of the anytime search: BULB or beam search at the width of `run`, or weighted A*
+    at its weight seeking only solutions shorter than `shorter_than` (None: any)."""
+    search, value = run
+    if search == "bulb":
+        return bulb_search(puzzle, start, heuristic, beam_width=int(value), **limits)
+    if search == "beam":
+        return beam_search(puzzle, start, heuristic, beam_width=int(value), **limits)
+    return weighted_astar(puzzle, start, heuristic, weight=value, prune_at=shorter_than, bpmx=bpmx,
+                          tie_break=tie_break, **limits)
 
 
 def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, weight: float = DEFAULT_WEIGHT,
-                   node_limit: int | None = None, time_limit: float | None = None,
+                   improve: str = "beams", node_limit: int | None = None, time_limit: float | None = None,
                    bpmx: bool | None = None, tie_break: str = AUTO, memory: float | None = None) -> SearchResult:
     """The shortest solution from `start` that the anytime search (see the module docstring)
-    finds within `time_limit` seconds (None: until the weights are used up), each run storing at
-    most `node_limit` nodes (or what `memory` GiB hold); replayed and checked. Marked optimal when it meets the best lower
-    bound; `lower_bound` is the best over the runs.
+    finds within `time_limit` seconds (None: until its runs are used up), each run storing at
+    most `node_limit` nodes (or what `memory` GiB hold); replayed and checked. `improve` is
+    "beams" or "weights"; `weight` is the first weight of "weights", `bpmx` and `tie_break`
+    apply to its weighted runs. Marked optimal when it meets the best lower bound;
+    `lower_bound` is the best over the runs.
 
     A KeyboardInterrupt (Ctrl-C) before the first solution propagates, as from any search; one
     after it ends the search with the best solution so far, `interrupted` set (its node counts
     those of the completed runs): the caller decides what an interrupted search means for it."""
-    prepare(puzzle, heuristic, bpmx)
+    if improve not in IMPROVEMENTS:
+        raise InputError(f"the anytime search improves by {' or '.join(IMPROVEMENTS)}, not {improve!r}")
+    bulb.prepare(puzzle, heuristic)
+    if improve == "beams":
+        beam.prepare(puzzle, heuristic)
+    else:
+        best_first.prepare(puzzle, heuristic, bpmx)
     began = time.perf_counter()
     best: SearchResult | None = None
     bound, found, expanded, generated = 0, [], 0, 0
     result: SearchResult | None = None
     interrupted = False
     try:
-        for run_weight in [GREEDY, *weights_from(weight)]:
+        for run in runs(improve, weight):
             # the first run has the whole limit (a limit shorter than the set-up before it still runs it)
             left = time_limit if time_limit is None or result is None else time_limit - (time.perf_counter() - began)
             if left is not None and left <= 0:
                 break
             shorter_than = None if best is None or not heuristic.admissible else best.length
-            result = one_run(puzzle, start, heuristic, run_weight, shorter_than, node_limit=node_limit,
-                             time_limit=left, bpmx=bpmx, tie_break=tie_break, memory=memory)
+            result = one_run(puzzle, start, heuristic, run, shorter_than, node_limit=node_limit, time_limit=left,
+                             memory=memory, bpmx=bpmx, tie_break=tie_break)
             expanded += result.nodes_expanded
             generated += result.nodes_generated
             bound = max(bound, _proven(result, shorter_than))
@@ -87,14 +122,14 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
                 moment = round(time.perf_counter() - began, 6)
                 # one assignment, so that an interrupt never leaves `found` out of step with `best`
                 best, found = result, [*found, (result.length, moment)]
-            if best is None or best.length <= bound or _out_of_time(result):
-                break  # no solution to improve, nothing shorter can exist, or no time left
+            if best is None or best.length <= bound or result.optimal or _ends(result):
+                break  # no solution to improve, nothing shorter can exist, or no time or memory left
     except KeyboardInterrupt:
         if best is None:
             raise  # nothing to keep
         interrupted = True
     outcome = best if best is not None else result
-    proven_optimal = outcome.status == SOLVED and heuristic.admissible and outcome.length <= bound
+    proven_optimal = outcome.status == SOLVED and (outcome.optimal or (heuristic.admissible and outcome.length <= bound))
     return dataclasses.replace(
         outcome, algorithm="anytime", nodes_expanded=expanded, nodes_generated=generated,
         seconds=time.perf_counter() - began, found=tuple(found), interrupted=interrupted, optimal=proven_optimal,
@@ -111,12 +146,21 @@ def _proven(result: SearchResult, shorter_than: int | None) -> int:
     return result.lower_bound or 0
 
 
-def _out_of_time(result: SearchResult) -> bool:
-    return result.status == GAVE_UP and result.reason.startswith("time limit")
+def _ends(result: SearchResult) -> bool:
+    """Whether a run's end leaves no run after it worth starting: out of time or of nodes."""
+    return result.status == GAVE_UP and result.reason.startswith(("time limit", "node limit"))
+
+
+IMPROVE = Option("improve", "choice", "how the anytime search improves on its first solution: beams (ever wider "
+                 "beam searches, the default) or weights (restarting weighted A* from --weight down to 1, each run "
+                 "pruned by the best length)", "a way to improve applies", "beams", IMPROVEMENTS)
+def _settings(heuristic: Heuristic, options: dict) -> dict:
+    """What a batch row records of the anytime search: how it improves, and its weighted runs' settings."""
+    return {"improve": options["improve"], **weighted_best_first_settings(heuristic, options)}
 
 
 register(Search(
-    "anytime", "anytime: a greedy solution, then weighted A* from weight W down to 1, each run seeking a shorter one",
-    anytime_search, informed=True, options=(WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
-    setting_fields=("weight", "bpmx", "tie_break"), settings=weighted_best_first_settings,
+    "anytime", "anytime: a BULB solution, then ever wider beams (or weighted A* from W down to 1) while time is left",
+    anytime_search, informed=True, options=(IMPROVE, WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
+    setting_fields=("improve", "weight", "bpmx", "tie_break"), settings=_settings,
 ))

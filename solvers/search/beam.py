@@ -168,12 +168,11 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
         return unsolvable_result(algorithm, heuristic.name)
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
-    kernel = heuristic.kernel(compiled)
+    kernel = prepared_layered(puzzle, heuristic, compiled)
     # no layer holds more than max_nodes nodes, so a wider beam is the same search (and this
     # width fits the kernel's integers)
     width = min(int(beam_width), max_nodes)
     fixed = (width, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, packing(puzzle))
-    kernel(puzzle.goal.copy(), 1, *fixed)  # compile (or load) before the clock starts
     initial_h = heuristic(board)
     began = time.perf_counter()
     (outcome, moves, expanded, generated, truncated), late = timed(kernel, (board, max_nodes, *fixed), stop,
@@ -197,6 +196,20 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
         admissible=heuristic.admissible or (solution is not None and not truncated),
     )
     return verified(puzzle, start, result)
+
+
+def prepared_layered(puzzle: Puzzle, heuristic: Heuristic, compiled):
+    """`compiled` (a kernel with _beam's arguments) for `heuristic`, compiled (or loaded from the
+    disk cache) by a search of the goal itself, so that a search's clock never counts the compile."""
+    kernel = heuristic.kernel(compiled)
+    kernel(puzzle.goal.copy(), 1, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
+           np.zeros(1, dtype=np.uint8), packing(puzzle))
+    return kernel
+
+
+def prepare(puzzle: Puzzle, heuristic: Heuristic) -> None:
+    """Compile beam search's kernel for `heuristic` before any clock starts."""
+    prepared_layered(puzzle, heuristic, _beam)
 
 
 def check_width(beam_width) -> None:

@@ -40,7 +40,7 @@ from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
-from solvers.search.beam import BEAM_WIDTH, DEFAULT_BEAM_WIDTH, layered_search, width_setting
+from solvers.search.beam import BEAM_WIDTH, DEFAULT_BEAM_WIDTH, layered_search, prepared_layered, width_setting
 from solvers.search.beam import BYTES_PER_NODE as BEAM_BYTES_PER_NODE
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
 from solvers.search.node_store import (
@@ -244,6 +244,11 @@ def bulb_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
     """
     return layered_search(puzzle, start, heuristic, "bulb", _bulb, beam_width, (node_limit, memory, time_limit),
                           BYTES_PER_NODE, _no_path_fits)
+
+
+def prepare(puzzle: Puzzle, heuristic: Heuristic) -> None:
+    """Compile BULB's kernel for `heuristic` before any clock starts."""
+    prepared_layered(puzzle, heuristic, _bulb)
 
 
 def _no_path_fits(width: int, max_nodes: int) -> str:
