@@ -113,7 +113,7 @@ def test_the_node_and_time_limits_end_the_search(eight_puzzle_distances):
     puzzle = Puzzle(3, 3)
     far = np.array(_far(eight_puzzle_distances, 1)[0], dtype=np.uint8)
     limited = solve(puzzle, far, "beam", "manhattan", beam_width=UNBOUNDED, node_limit=50)
-    assert limited.status == "gave_up" and limited.reason == "node limit of 50 nodes reached"
+    assert limited.status == "gave_up" and limited.reason == "node limit of 50 held nodes reached"
     large = Puzzle(8, 8)
     timed_out = solve(large, np.array(_random_walk(large, 40, 3), dtype=np.uint8), "beam", "manhattan",
                       beam_width=UNBOUNDED, time_limit=0.2)
