@@ -41,6 +41,66 @@ DEFAULT_BEAM_WIDTH = 1000
 BYTES_PER_NODE = 8 + 1 + 8 + 8
 
 
+CHILDREN, FULL = 3, 4  # outcomes of layer_children besides FOUND and LIMIT_REACHED
+
+
+@kernel
+def layer_children(layer, n_nodes, max_nodes, store, kids, goal_code, neighbours, leaves, work, layout, counts, stop):
+    """The children of the last layer, nodes `layer` .. n_nodes - 1 of `store` (codes, parent,
+    move, index: the nodes held; an index entry of a node from n_nodes up is stale and counts as
+    absent, as BULB leaves them), that no node held has, nor an earlier child of the layer,
+    written in the order generated to `kids` (codes, parent, move, h; grown as needed).
+
+    `work` is (board, position, scratch) to evaluate h in, `layout` the board's Packing;
+    counts[0] and counts[1] (nodes expanded, children generated) go up. Returns (outcome, kids,
+    n_children, moves): CHILDREN; FOUND with the moves to a child that is the goal; FULL when
+    the children would take the nodes held to `max_nodes`; LIMIT_REACHED when stop[0] is set
+    (looked at every STOP_CHECK_INTERVAL expansions).
+    """
+    bits, per_word, _ = layout
+    codes, parent, move, index = store
+    child_codes, child_parent, child_move, child_h = kids
+    board, position, scratch = work
+    no_moves = np.empty(0, dtype=np.int8)
+    n_children = 0
+    layer_index = new_index(n_nodes - layer)
+    for node in range(layer, n_nodes):
+        blank = unpack(codes, node, bits, per_word, board)
+        counts[0] += 1
+        if counts[0] % STOP_CHECK_INTERVAL == 0 and stop[0]:
+            return LIMIT_REACHED, (child_codes, child_parent, child_move, child_h), n_children, no_moves
+        h_start(leaves, board, position, scratch, 0)  # fills position and the scratch h_child starts from
+        for direction in range(N_DIRECTIONS):
+            if parent[node] != NO_PARENT and direction == move[node] ^ 1:
+                continue
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            if n_children == child_h.shape[0]:
+                child_codes, child_parent, child_move = grown_store(child_codes, child_parent, child_move,
+                                                                    2 * n_children)
+                child_h = grown(child_h, 2 * n_children)
+            counts[1] += 1
+            tile = slide(board, position, target, blank)
+            pack(board, bits, per_word, child_codes, n_children)
+            if same_code(child_codes, n_children, goal_code, 0):
+                return FOUND, (child_codes, child_parent, child_move, child_h), n_children, \
+                    np.append(path_moves(parent, move, node), np.int8(direction))
+            twin = find(index, codes, child_codes, n_children)[0]
+            if twin == EMPTY or twin >= n_nodes:  # not on the stack (an entry above its top is stale)
+                twin, slot = find(layer_index, child_codes, child_codes, n_children)
+                if twin == EMPTY:
+                    if n_nodes + n_children >= max_nodes:
+                        return FULL, (child_codes, child_parent, child_move, child_h), n_children, no_moves
+                    child_h[n_children] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
+                    child_parent[n_children] = node
+                    child_move[n_children] = direction
+                    n_children += 1
+                    layer_index = insert(layer_index, child_codes, n_children - 1, slot, n_children)
+            slide(board, position, blank, target)
+    return CHILDREN, (child_codes, child_parent, child_move, child_h), n_children, no_moves
+
+
 @kernel
 def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout):
     """Beam search of width `width` from `start` (see the module docstring): each layer is
@@ -63,59 +123,22 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
     if same_code(codes, 0, goal_code, 0):
         return FOUND, np.empty(0, dtype=np.int8), 0, 0, False
     # the children of the layer being built (a state reached twice in one layer is kept once)
-    room = INITIAL_CAPACITY
-    child_codes = np.empty((room, words), dtype=np.uint64)
-    child_parent = np.empty(room, dtype=np.int64)
-    child_move = np.empty(room, dtype=np.int8)
-    child_h = np.empty(room, dtype=np.int64)
-    scratch = np.zeros((2, n_columns), dtype=np.int64)
-    position = np.zeros(board.shape[0], dtype=np.int64)
+    kids = (np.empty((INITIAL_CAPACITY, words), dtype=np.uint64), np.empty(INITIAL_CAPACITY, dtype=np.int64),
+            np.empty(INITIAL_CAPACITY, dtype=np.int8), np.empty(INITIAL_CAPACITY, dtype=np.int64))
+    work = (board, np.zeros(board.shape[0], dtype=np.int64), np.zeros((2, n_columns), dtype=np.int64))
+    counts = np.zeros(2, dtype=np.int64)  # nodes expanded, children generated
     n_nodes = 1
     layer_start = 0
-    expanded = 0
-    generated = 0
     truncated = False
     while True:
-        n_children = 0
-        # an index of this layer's children, sized to the layer (clearing one sized to the
-        # largest layer at every layer would cost a narrow beam most of its time)
-        layer_index = new_index(n_nodes - layer_start)
-        for node in range(layer_start, n_nodes):
-            blank = unpack(codes, node, bits, per_word, board)
-            expanded += 1
-            if expanded % STOP_CHECK_INTERVAL == 0 and stop[0]:
-                return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, truncated
-            h_start(leaves, board, position, scratch, 0)  # fills position and the scratch h_child starts from
-            for direction in range(N_DIRECTIONS):
-                if parent[node] != NO_PARENT and direction == move[node] ^ 1:
-                    continue
-                target = neighbours[blank, direction]
-                if target < 0:
-                    continue
-                if n_children == room:
-                    room *= 2
-                    child_codes, child_parent, child_move = grown_store(child_codes, child_parent, child_move, room)
-                    child_h = grown(child_h, room)
-                generated += 1
-                tile = slide(board, position, target, blank)
-                pack(board, bits, per_word, child_codes, n_children)
-                if same_code(child_codes, n_children, goal_code, 0):
-                    return FOUND, np.append(path_moves(parent, move, node), np.int8(direction)), expanded, \
-                        generated, truncated
-                # h only for a state new to the search: a duplicate is dropped unevaluated
-                if find(index, codes, child_codes, n_children)[0] == EMPTY:
-                    twin, slot = find(layer_index, child_codes, child_codes, n_children)
-                    if twin == EMPTY:
-                        if n_nodes + n_children >= max_nodes:
-                            return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, truncated
-                        child_h[n_children] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
-                        child_parent[n_children] = node
-                        child_move[n_children] = direction
-                        n_children += 1
-                        layer_index = insert(layer_index, child_codes, n_children - 1, slot, n_children)
-                slide(board, position, blank, target)
+        outcome, kids, n_children, moves = layer_children(layer_start, n_nodes, max_nodes, (codes, parent, move, index),
+                                                          kids, goal_code, neighbours, leaves, work, layout, counts,
+                                                          stop)
+        if outcome != CHILDREN:
+            return FOUND if outcome == FOUND else LIMIT_REACHED, moves, counts[0], counts[1], truncated
+        child_codes, child_parent, child_move, child_h = kids
         if n_children == 0:
-            return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, truncated
+            return EXHAUSTED, np.empty(0, dtype=np.int8), counts[0], counts[1], truncated
         truncated = truncated or n_children > width
         order = np.argsort(child_h[:n_children], kind="mergesort")  # stable: ties in the order generated
         layer_start = n_nodes

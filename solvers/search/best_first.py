@@ -172,7 +172,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
     node_store.Packing.
 
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored, bpmx_raises,
-    reopened, open_bound): FOUND, EXHAUSTED (no open node left) or LIMIT_REACHED (the node
+    open_bound): FOUND, EXHAUSTED (no open node left) or LIMIT_REACHED (the node
     limit, or stop); open_bound is the least g + h among the open nodes when the search stopped
     early (-1 if it did not, or none is open).
     """
@@ -204,7 +204,6 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
     expanded = 0
     generated = 0
     raises = 0
-    reopened = 0
     full = False  # the node limit was reached
     child_codes = np.empty((N_DIRECTIONS, words), dtype=np.uint64)
     child_h = np.empty(N_DIRECTIONS, dtype=np.int64)
@@ -222,7 +221,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
         blank = unpack(codes, node, bits, per_word, board)
         if is_goal(board, goal):
             return FOUND, _path(codes, move, node, index, neighbours, layout, board, position), expanded, \
-                generated, n_nodes, raises, reopened, -1
+                generated, n_nodes, raises, -1
         if (expanded + 1) % STOP_CHECK_INTERVAL == 0 and stop[0]:
             heap_push(first, second, entries, heap_size, priority, 0, node)  # still open: it counts in the bound
             heap_size += 1
@@ -267,7 +266,6 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
                     if not reopen:
                         continue
                     closed[child] = False
-                    reopened += 1
                 elif g_weight == 0 and child_value <= h[child]:
                     g[child] = child_g  # the open node's entry keeps its priority: only its path changes
                     move[child] = direction
@@ -312,9 +310,9 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
             heap_size += 1
             break
     if not full and heap_size == 0:
-        return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, reopened, -1
+        return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, -1
     live = _live_entries(first, entries, heap_size, g, h, closed, g_weight, h_weight)
-    return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, reopened, \
+    return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, \
         _open_bound(entries, heap_size, live, g, h)
 
 
@@ -335,6 +333,8 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     search proved (the open nodes' least g + h when it gave up with reopening or as A*, the
     length over the weight for a weighted solution).
     """
+    if not 0.0 <= explore < 1.0:
+        raise InputError(f"the chance of a random pick must lie in 0..1 (1 excluded), not {explore:g}")
     max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic, memory)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
@@ -343,15 +343,13 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     stop = np.zeros(1, dtype=np.uint8)
     applies_bpmx = uses_bpmx(heuristic, bpmx)
     kernel = prepare(puzzle, heuristic, bpmx)
-    if not 0.0 <= explore < 1.0:
-        raise InputError(f"the chance of a random pick must lie in 0..1 (1 excluded), not {explore:g}")
     rules = policy(weights, reopen=reopen, tie_break=tie_rule(tie_break, weights[0] == 0), prune_at=prune_at,
                    explore=explore)
     fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx,
              packing(puzzle), rules)
     initial_h = heuristic(board)
     began = time.perf_counter()
-    (outcome, moves, expanded, generated, stored, raises, _, open_bound), late = timed(
+    (outcome, moves, expanded, generated, stored, raises, open_bound), late = timed(
         kernel, (board, max_nodes, *fixed), stop, time_limit)
     solution = moves_to_text(moves) if outcome == FOUND else None
     proves_open = weights[0] == weights[1] or reopen

@@ -36,17 +36,14 @@ import numpy as np
 
 from solvers import wording
 from solvers.heuristics import Heuristic
-from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
-from solvers.moves import slide
 from solvers.puzzle import Puzzle
-from solvers.search.beam import BEAM_WIDTH, DEFAULT_BEAM_WIDTH, layered_search, prepared_layered, width_setting
-from solvers.search.beam import BYTES_PER_NODE as BEAM_BYTES_PER_NODE
-from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
-from solvers.search.node_store import (
-    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, pack, path_moves, rooted_store,
-    same_code, unpack,
+from solvers.search.beam import (
+    BEAM_WIDTH, DEFAULT_BEAM_WIDTH, FULL, layer_children, layered_search, prepared_layered, width_setting,
 )
+from solvers.search.beam import BYTES_PER_NODE as BEAM_BYTES_PER_NODE
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED
+from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, grown, grown_store, insert, pack, rooted_store, same_code
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult
 
@@ -58,7 +55,6 @@ INITIAL_DEPTHS = 64  # layers the table has room for at first; it doubles when f
 # a node is what beam.py keeps, and at a width of 1 each node is a layer of the table
 BYTES_PER_NODE = BEAM_BYTES_PER_NODE + 8 * 4
 NO_SLICE = -1  # no slice chosen yet for the top layer's children, or none left to take
-CHILDREN, FULL = 3, 4  # outcomes of _new_children besides FOUND and LIMIT_REACHED
 
 
 @kernel
@@ -102,62 +98,6 @@ def _pushed(index, used, codes, node):
 
 
 @kernel
-def _new_children(layer, n_nodes, max_nodes, store, kids, goal_code, neighbours, leaves, work, layout, counts, stop):
-    """The children of the top layer, nodes `layer` .. n_nodes - 1 of `store` (codes, parent,
-    move, index: the stack), that no node on the stack holds, nor an earlier child of the layer,
-    written in the order generated to `kids` (codes, parent, move, h; grown as needed).
-
-    `work` is (board, position, scratch) to evaluate h in, `layout` the board's Packing;
-    counts[0] and counts[1] (nodes expanded, children generated) go up. Returns (outcome, kids,
-    n_children, moves): CHILDREN; FOUND with the moves to a child that is the goal; FULL when
-    the children would take the nodes held to `max_nodes`; LIMIT_REACHED when stop[0] is set
-    (looked at every STOP_CHECK_INTERVAL expansions).
-    """
-    bits, per_word, _ = layout
-    codes, parent, move, index = store
-    child_codes, child_parent, child_move, child_h = kids
-    board, position, scratch = work
-    no_moves = np.empty(0, dtype=np.int8)
-    n_children = 0
-    layer_index = new_index(n_nodes - layer)
-    for node in range(layer, n_nodes):
-        blank = unpack(codes, node, bits, per_word, board)
-        counts[0] += 1
-        if counts[0] % STOP_CHECK_INTERVAL == 0 and stop[0]:
-            return LIMIT_REACHED, (child_codes, child_parent, child_move, child_h), n_children, no_moves
-        h_start(leaves, board, position, scratch, 0)  # fills position and the scratch h_child starts from
-        for direction in range(N_DIRECTIONS):
-            if parent[node] != NO_PARENT and direction == move[node] ^ 1:
-                continue
-            target = neighbours[blank, direction]
-            if target < 0:
-                continue
-            if n_children == child_h.shape[0]:
-                child_codes, child_parent, child_move = grown_store(child_codes, child_parent, child_move,
-                                                                    2 * n_children)
-                child_h = grown(child_h, 2 * n_children)
-            counts[1] += 1
-            tile = slide(board, position, target, blank)
-            pack(board, bits, per_word, child_codes, n_children)
-            if same_code(child_codes, n_children, goal_code, 0):
-                return FOUND, (child_codes, child_parent, child_move, child_h), n_children, \
-                    np.append(path_moves(parent, move, node), np.int8(direction))
-            twin = find(index, codes, child_codes, n_children)[0]
-            if twin == EMPTY or twin >= n_nodes:  # not on the stack (an entry above its top is stale)
-                twin, slot = find(layer_index, child_codes, child_codes, n_children)
-                if twin == EMPTY:
-                    if n_nodes + n_children >= max_nodes:
-                        return FULL, (child_codes, child_parent, child_move, child_h), n_children, no_moves
-                    child_h[n_children] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
-                    child_parent[n_children] = node
-                    child_move[n_children] = direction
-                    n_children += 1
-                    layer_index = insert(layer_index, child_codes, n_children - 1, slot, n_children)
-            slide(board, position, blank, target)
-    return CHILDREN, (child_codes, child_parent, child_move, child_h), n_children, no_moves
-
-
-@kernel
 def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout):
     """BULB with slices of `width` children from `start` (see the module docstring), holding
     at most `max_nodes` nodes, the stack's and the children of its top layer together; setting
@@ -188,7 +128,7 @@ def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
         n_nodes, depth, choice, refused = 1, 0, NO_SLICE, False
         layers[0, LEFT] = budget
         while True:
-            outcome, kids, n_children, moves = _new_children(layers[depth, FIRST], n_nodes, max_nodes,
+            outcome, kids, n_children, moves = layer_children(layers[depth, FIRST], n_nodes, max_nodes,
                                                              (codes, parent, move, index), kids, goal_code,
                                                              neighbours, leaves, work, layout, counts, stop)
             if outcome == FOUND or outcome == LIMIT_REACHED:
