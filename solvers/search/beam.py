@@ -102,6 +102,23 @@ def layer_children(layer, n_nodes, max_nodes, store, kids, goal_code, neighbours
 
 
 @kernel
+def layered_start(start, goal, layout, n_columns):
+    """What a layered search (beam's, BULB's) starts from: the store holding `start` as its root
+    (codes, parent, move, index), the packed goal, empty room for a layer's children (codes,
+    parent, move, h: a state reached twice in one layer is kept once), the work arrays of
+    layer_children (board, position, scratch) and its counts (nodes expanded, children generated)."""
+    bits, per_word, words = layout
+    board = start.copy()
+    store = rooted_store(board, layout, INITIAL_CAPACITY)
+    goal_code = np.empty((1, words), dtype=np.uint64)
+    pack(goal, bits, per_word, goal_code, 0)
+    kids = (np.empty((INITIAL_CAPACITY, words), dtype=np.uint64), np.empty(INITIAL_CAPACITY, dtype=np.int64),
+            np.empty(INITIAL_CAPACITY, dtype=np.int8), np.empty(INITIAL_CAPACITY, dtype=np.int64))
+    work = (board, np.zeros(board.shape[0], dtype=np.int64), np.zeros((2, n_columns), dtype=np.int64))
+    return store, goal_code, kids, work, np.zeros(2, dtype=np.int64)
+
+
+@kernel
 def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout):
     """Beam search of width `width` from `start` (see the module docstring): each layer is
     stored in the order of h, ties in the order generated. At most `max_nodes` nodes are held,
@@ -114,19 +131,10 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
     the goal, EXHAUSTED when a layer has no children left, LIMIT_REACHED at the node limit or
     on stop; `truncated` says whether some layer had more than `width` children.
     """
-    bits, per_word, words = layout
     capacity = INITIAL_CAPACITY
-    board = start.copy()
-    codes, parent, move, index = rooted_store(board, layout, capacity)
-    goal_code = np.empty((1, words), dtype=np.uint64)
-    pack(goal, bits, per_word, goal_code, 0)
+    (codes, parent, move, index), goal_code, kids, work, counts = layered_start(start, goal, layout, n_columns)
     if same_code(codes, 0, goal_code, 0):
         return FOUND, np.empty(0, dtype=np.int8), 0, 0, False
-    # the children of the layer being built (a state reached twice in one layer is kept once)
-    kids = (np.empty((INITIAL_CAPACITY, words), dtype=np.uint64), np.empty(INITIAL_CAPACITY, dtype=np.int64),
-            np.empty(INITIAL_CAPACITY, dtype=np.int8), np.empty(INITIAL_CAPACITY, dtype=np.int64))
-    work = (board, np.zeros(board.shape[0], dtype=np.int64), np.zeros((2, n_columns), dtype=np.int64))
-    counts = np.zeros(2, dtype=np.int64)  # nodes expanded, children generated
     n_nodes = 1
     layer_start = 0
     truncated = False

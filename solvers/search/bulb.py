@@ -39,11 +39,12 @@ from solvers.heuristics import Heuristic
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.search.beam import (
-    BEAM_WIDTH, DEFAULT_BEAM_WIDTH, FULL, layer_children, layered_search, prepared_layered, width_setting,
+    BEAM_WIDTH, DEFAULT_BEAM_WIDTH, FULL, layer_children, layered_search, layered_start, prepared_layered,
+    width_setting,
 )
 from solvers.search.beam import BYTES_PER_NODE as BEAM_BYTES_PER_NODE
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED
-from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, grown, grown_store, insert, pack, rooted_store, same_code
+from solvers.search.node_store import EMPTY, find, grown, grown_store, insert, same_code
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult
 
@@ -109,17 +110,9 @@ def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
     the goal, EXHAUSTED when a pass refused no slice for its budget (every path met a dead end),
     LIMIT_REACHED on stop; `truncated` says whether some layer had more than `width` children.
     """
-    bits, per_word, words = layout
-    board = start.copy()
-    codes, parent, move, index = rooted_store(board, layout, INITIAL_CAPACITY)
-    goal_code = np.empty((1, words), dtype=np.uint64)
-    pack(goal, bits, per_word, goal_code, 0)
+    (codes, parent, move, index), goal_code, kids, work, counts = layered_start(start, goal, layout, n_columns)
     if same_code(codes, 0, goal_code, 0):
         return FOUND, np.empty(0, dtype=np.int8), 0, 0, False
-    kids = (np.empty((INITIAL_CAPACITY, words), dtype=np.uint64), np.empty(INITIAL_CAPACITY, dtype=np.int64),
-            np.empty(INITIAL_CAPACITY, dtype=np.int8), np.empty(INITIAL_CAPACITY, dtype=np.int64))
-    work = (board, np.zeros(board.shape[0], dtype=np.int64), np.zeros((2, n_columns), dtype=np.int64))
-    counts = np.zeros(2, dtype=np.int64)
     layers = np.zeros((INITIAL_DEPTHS, 4), dtype=np.int64)  # columns FIRST, CHOSEN, LEFT, SLICES
     used = 1  # slots of the index in use, by the stack and by stale entries
     truncated = False
