@@ -8,6 +8,7 @@ reached it and whether it was expanded ("closed"), and the path is read back by 
 moves (a parent is found again by its state), so no parent links are kept.
 
 The policy also says:
+
 - whether a closed node reached again by a shorter path is *reopened*. A* needs it only where
   the heuristic may be inconsistent (then the first goal popped is still the shortest);
   greedy search never does: its priority ignores g, and reopening would re-expand whole
@@ -15,7 +16,7 @@ The policy also says:
 - how ties among equal priorities are broken (TIE_BREAKS): toward the larger or the smaller g,
   first in first out, last in first out, or at random (a seeded generator, so that a search is
   repeatable); after that, first in first out, so the order is total and a naive twin can
-  follow it exactly (tests/naive.py).
+  follow it exactly (tests/test_best_first.py).
 - a cost bound (`prune_at`): a child with g + h >= prune_at is not stored. With an admissible
   h it cannot lead to a solution shorter than prune_at, which is how the anytime search keeps
   each run from storing what cannot improve on its best solution.
