@@ -12,9 +12,10 @@ import pytest
 from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import (
-    G_LIMIT, H_LIMIT, RANDOM_SEED, SEQ_BITS, SEQ_LIMIT, TIE_BREAKS, best_first,
+    EXPLORE_SCALE, G_LIMIT, H_LIMIT, SEQ_BITS, SEQ_LIMIT, TIE_BREAKS, best_first,
 )
-from solvers.search.open_list import compact, heap_pop, heap_push, heap_take
+from solvers.search.xorshift import RANDOM_SEED
+from solvers.search.open_list import compact, heap_pop, heap_push
 from solvers.search.result import moves_to_text
 from tests.conftest import STANDARD_2X4, distances
 from tests.naive import manhattan
@@ -42,8 +43,42 @@ def _tie_key(tie: str, g: int, pushes: int, state: int) -> tuple[int, int]:
     return (part << SEQ_BITS) | order, state
 
 
+class NaiveTypes:
+    """Type-based exploration's buckets (type_buckets.py) as a dict of lists: the same draws."""
+
+    def __init__(self):
+        self.members, self.listed, self.place = {}, [], {}
+
+    def add(self, node: int, key: tuple) -> None:
+        self.members.setdefault(key, []).append(node)
+        if key not in self.place:
+            self.place[key] = len(self.listed)
+            self.listed.append(key)
+
+    def draw(self, rng: int, live) -> tuple[int, int]:
+        while self.listed:
+            rng, pick = _random_bits(rng)
+            place = pick % len(self.listed)
+            key = self.listed[place]
+            bucket = self.members[key]
+            if not bucket:
+                last = self.listed.pop()
+                del self.place[key]
+                if place < len(self.listed):
+                    self.listed[place], self.place[last] = last, place
+                continue
+            rng, pick = _random_bits(rng)
+            at = pick % len(bucket)
+            node = bucket[at]
+            bucket[at] = bucket[-1]
+            bucket.pop()
+            if live(node, key):
+                return node, rng
+        return -1, rng
+
+
 def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights, reopen: bool, tie: str,
-                     prune_at: int | None = None):
+                     prune_at: int | None = None, explore: float = 0.0):
     """(moves as direction codes or None, expanded, generated, stored): best first on
     a * g + b * h with the kernel's rules (best_first.py's docstring), written plainly."""
     a, b = weights
@@ -51,12 +86,26 @@ def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights
     states, g, hv, move, closed = [start], {start: 0}, {start: 0}, {start: -1}, set()
     number = {start: 0}
     heap, pushes, rng = [(0, 0, 0)], 1, RANDOM_SEED
+    chance, types = round(explore * EXPLORE_SCALE), NaiveTypes()
+    types.add(0, (0, 0))
+
+    def live(node, key):
+        return states[node] not in closed and (g[states[node]], hv[states[node]]) == key
+
     expanded = generated = 0
     while heap:
-        priority, _, node = heapq.heappop(heap)
+        node = -1
+        if chance:
+            rng, bits = _random_bits(rng)
+            if bits % EXPLORE_SCALE < chance:
+                node, rng = types.draw(rng, live)
+        while node < 0 and heap:  # stale entries are skipped within one expansion's turn
+            priority, _, node = heapq.heappop(heap)
+            if states[node] in closed or priority != a * g[states[node]] + b * hv[states[node]]:
+                node = -1
+        if node < 0:
+            break
         state = states[node]
-        if state in closed or priority != a * g[state] + b * hv[state]:
-            continue
         if state == goal:
             path = []
             while move[state] >= 0:
@@ -94,6 +143,8 @@ def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights
                     closed.remove(child)
                 elif a == 0 and child_h <= hv[child]:
                     g[child], move[child] = child_g, direction
+                    if chance:
+                        types.add(number[child], (child_g, hv[child]))
                     continue
                 child_h = max(child_h, hv[child])
             else:
@@ -103,21 +154,23 @@ def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights
             key, rng = _tie_key(tie, child_g, pushes, rng)
             heapq.heappush(heap, (a * child_g + b * child_h, key, number[child]))
             pushes += 1
+            if chance:
+                types.add(number[child], (child_g, child_h))
     return None, expanded, generated, len(states)
 
 
-def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None):
+def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None, explore=0.0):
     return best_first(puzzle, np.array(state, dtype=np.uint8), heuristic, "twin", weights, reopen=reopen,
-                      tie_break=tie, prune_at=prune_at, node_limit=node_limit, bpmx=False)
+                      tie_break=tie, prune_at=prune_at, node_limit=node_limit, bpmx=False, explore=explore)
 
 
-def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=None):
+def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=None, explore=0.0):
     heuristic = baseline(puzzle, "manhattan")
     for state in states:
         moves, expanded, generated, stored = naive_best_first(
             state, tuple(puzzle.goal.tolist()), rows, cols, lambda s: manhattan(s, tuple(puzzle.goal.tolist()), cols),
-            weights, reopen, tie, prune_at)
-        result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at)
+            weights, reopen, tie, prune_at, explore)
+        result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at, explore=explore)
         assert (result.nodes_expanded, result.nodes_generated) == (expanded, generated), (state, tie)
         assert result.moves == (moves_to_text(np.array(moves, dtype=np.int8)) if moves is not None else None), state
 
@@ -136,6 +189,19 @@ def test_greedy_and_pruned_weighted_runs_follow_their_twin_on_3x3_states(eight_p
     far = [s for s, d in sorted(eight_puzzle_distances.items()) if d >= 24][::500]
     _twin_matches(puzzle, 3, 3, far, (0, 1), False, tie)
     _twin_matches(puzzle, 3, 3, far, (1, 2), True, tie, prune_at=30)
+
+
+@pytest.mark.parametrize("explore", [0.3, 0.9])
+def test_type_based_exploration_follows_its_naive_twin(eight_puzzle_distances, explore):
+    """Draws by type (type_buckets.py) expand the same nodes as the twin's dict of lists, for
+    greedy search and for a weighted search that reopens."""
+    puzzle = Puzzle(3, 3)
+    far = [s for s, d in sorted(eight_puzzle_distances.items()) if d >= 24][::700]
+    _twin_matches(puzzle, 3, 3, far, (0, 1), False, "random", explore=explore)
+    _twin_matches(puzzle, 3, 3, far, (1, 2), True, "larger-g", explore=explore)
+    two_by_four = Puzzle(2, 4, STANDARD_2X4)
+    _twin_matches(two_by_four, 2, 4, sorted(distances(2, 4, STANDARD_2X4))[::500], (0, 1), False, "fifo",
+                  explore=explore)
 
 
 def test_a_pruned_run_finds_only_shorter_solutions_and_proves_when_there_are_none(eight_puzzle_distances):
@@ -162,7 +228,7 @@ def test_astar_giving_up_proves_the_least_f_of_its_open_nodes(eight_puzzle_dista
     assert raised == len(far)  # A* raised every bound above h of the start before it gave up
 
 
-def test_the_heap_pops_in_the_order_of_heapq_and_takes_any_entry():
+def test_the_heap_pops_in_the_order_of_heapq_and_compacts_to_its_live_entries():
     rng = random.Random(3)
     first, second = np.zeros(600, dtype=np.int64), np.zeros(600, dtype=np.int64)
     nodes = np.zeros(600, dtype=np.int32)
@@ -173,13 +239,8 @@ def test_the_heap_pops_in_the_order_of_heapq_and_takes_any_entry():
             heap_push(first, second, nodes, size, *entry)
             heapq.heappush(reference, entry)
             size += 1
-        elif rng.random() < 0.8:
-            assert tuple(int(v) for v in heap_pop(first, second, nodes, size)) == heapq.heappop(reference)
-            size -= 1
         else:
-            taken = tuple(int(v) for v in heap_take(first, second, nodes, size, rng.randrange(size)))
-            reference.remove(taken)
-            heapq.heapify(reference)
+            assert tuple(int(v) for v in heap_pop(first, second, nodes, size)) == heapq.heappop(reference)
             size -= 1
     live = np.array([rng.random() < 0.5 for _ in range(size)])
     kept = sorted((int(first[i]), int(second[i]), int(nodes[i])) for i in range(size) if live[i])

@@ -17,6 +17,10 @@ The policy also says:
   first in first out, last in first out, or at random (a seeded generator, so that a search is
   repeatable); after that, first in first out, so the order is total and a naive twin can
   follow it exactly (tests/test_best_first.py).
+- how often an expansion explores (`explore`): with that chance it takes, instead of a best
+  node, one drawn by type-based exploration (type_buckets.py: a type (g, h) of the open nodes,
+  then a node of it, each uniformly), a remedy for greedy search's plateaus. The chance is
+  drawn once per expansion (stale open-list entries are skipped within its turn).
 - a cost bound (`prune_at`): a child with g + h >= prune_at is not stored. With an admissible
   h it cannot lead to a solution shorter than prune_at, which is how the anytime search keeps
   each run from storing what cannot improve on its best solution.
@@ -47,8 +51,11 @@ from solvers.search.interrupt import timed
 from solvers.search.node_store import (
     EMPTY, INITIAL_CAPACITY, find, grown, insert, new_index, node_capacity, pack, packing, unpack,
 )
-from solvers.search.open_list import compact, heap_push, heap_take
+from solvers.search.open_list import compact, heap_pop, heap_push
 from solvers.search.registry import Option
+from solvers.search.type_buckets import BYTES_PER_NODE as TYPE_BYTES_PER_NODE, add_member, draw_member, new_types, \
+    type_key
+from solvers.search.xorshift import RANDOM_SEED, random_bits
 from solvers.search.result import SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, \
     verified
 
@@ -56,9 +63,9 @@ NO_PRUNING = np.iinfo(np.int64).max
 H_LIMIT = (1 << 31) - 1  # h is stored as int32; a larger value counts as this one
 SEQ_BITS = 40  # the push counter in the low bits of a tie key
 SEQ_LIMIT = 1 << SEQ_BITS
-EXPLORE_SCALE = 1 << 16  # the probability of a random pick, in units of 1 / EXPLORE_SCALE
+EXPLORE_SCALE = 1 << 16  # the probability of a draw by type, in units of 1 / EXPLORE_SCALE
+TYPE_SLOTS = 1 << 10  # the type table's first size (it doubles as types appear)
 G_LIMIT = 1 << 23  # g in the high bits of a tie key, below the sign; a deeper path is not stored
-RANDOM_SEED = 0x9E3779B97F4A7C15
 # per stored node besides its packed state: g and h (int32), move and closed (one byte each);
 # open-list entries (16 bytes of keys, 4 of node) for the open nodes, kept under twice their
 # number by compaction; index slots (int32) in node_store's count
@@ -82,18 +89,9 @@ class Policy(NamedTuple):
 def policy(weights: tuple[int, int], *, reopen: bool, tie_break: str, prune_at: int | None = None,
            explore: float = 0.0) -> Policy:
     """The Policy for priority weights (a, b), reopening, a tie-breaking rule named in
-    TIE_BREAKS, an optional cost bound and the probability of a random pick."""
+    TIE_BREAKS, an optional cost bound and the probability of a draw by type."""
     return Policy(np.int64(weights[0]), np.int64(weights[1]), np.int64(reopen), np.int64(TIE_BREAKS.index(tie_break)),
                   np.int64(NO_PRUNING if prune_at is None else prune_at), np.int64(round(explore * EXPLORE_SCALE)))
-
-
-@kernel
-def _random_bits(state):
-    """(the next state of an xorshift64* generator, 23 random bits from it)."""
-    state ^= state >> np.uint64(12)
-    state ^= state << np.uint64(25)
-    state ^= state >> np.uint64(27)
-    return state, np.int64((state * np.uint64(2685821657736338717)) >> np.uint64(41))
 
 
 @kernel
@@ -109,7 +107,7 @@ def _tie_key(tie, g, pushes, random_state):
     elif tie == TIE_LIFO:
         order = SEQ_LIMIT - 1 - pushes
     elif tie == TIE_RANDOM:
-        random_state, part = _random_bits(random_state)
+        random_state, part = random_bits(random_state)
     return (part << SEQ_BITS) | order, random_state
 
 
@@ -208,17 +206,23 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
     full = False  # the node limit was reached
     child_codes = np.empty((N_DIRECTIONS, words), dtype=np.uint64)
     child_h = np.empty(N_DIRECTIONS, dtype=np.int64)
+    types = new_types(TYPE_SLOTS if explore > 0 else 2, INITIAL_CAPACITY if explore > 0 else 1)
+    if explore > 0:
+        types = add_member(types, 0, type_key(0, 0))
     while heap_size > 0:
-        pick = 0
+        node = -1
         if explore > 0:
-            random_state, chance = _random_bits(random_state)
+            random_state, chance = random_bits(random_state)
             if chance % EXPLORE_SCALE < explore:
-                random_state, pick = _random_bits(random_state)
-                pick %= heap_size
-        priority, _, node = heap_take(first, second, entries, heap_size, pick)
-        heap_size -= 1
-        if closed[node] or priority != g_weight * g[node] + h_weight * h[node]:
-            continue  # a stale entry
+                node, random_state = draw_member(types, random_state, closed, g, h)
+        while node < 0 and heap_size > 0:  # stale entries are skipped within one expansion's turn
+            priority, _, node = heap_pop(first, second, entries, heap_size)
+            heap_size -= 1
+            if closed[node] or priority != g_weight * g[node] + h_weight * h[node]:
+                node = -1
+        if node < 0:
+            break
+        priority = g_weight * g[node] + h_weight * h[node]
         blank = unpack(codes, node, bits, per_word, board)
         if is_goal(board, goal):
             return FOUND, _path(codes, move, node, index, neighbours, layout, board, position), expanded, \
@@ -270,6 +274,8 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
                 elif g_weight == 0 and child_value <= h[child]:
                     g[child] = child_g  # the open node's entry keeps its priority: only its path changes
                     move[child] = direction
+                    if explore > 0:
+                        types = add_member(types, child, type_key(child_g, h[child]))
                     continue
                 child_value = max(child_value, np.int64(h[child]))
             else:
@@ -303,6 +309,8 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
             heap_push(first, second, entries, heap_size, g_weight * child_g + h_weight * child_value, key, child)
             heap_size += 1
             pushes += 1
+            if explore > 0:
+                types = add_member(types, child, type_key(child_g, child_value))
         if full:
             # the node's children are not all stored: it goes back to the open list, so that the
             # open nodes' bound still holds
@@ -328,15 +336,16 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     `memory` GiB hold, node_store.memory_budget without it) and gives up (status GAVE_UP) at that limit or after `time_limit`
     seconds, its clock started after the kernel is compiled. `bpmx` applies one level of
     bidirectional pathmax at each expansion (None: where the heuristic may be inconsistent);
-    `reopen`, `tie_break` (AUTO: by the weights), `prune_at` and `explore` (a chance below 1)
-    are the Policy's. The solution is reported optimal
+    `reopen`, `tie_break` (AUTO: by the weights), `prune_at` and `explore` (the chance, below 1,
+    of a draw by type) are the Policy's. The solution is reported optimal
     only for a == b with an admissible heuristic and no pruning; the lower bound is what the
     search proved (the open nodes' least g + h when it gave up with reopening or as A*, the
     length over the weight for a weighted solution).
     """
     if not 0.0 <= explore < 1.0:
-        raise InputError(f"the chance of a random pick must lie in 0..1 (1 excluded), not {explore:g}")
-    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic, memory)
+        raise InputError(f"the chance of a draw by type must lie in 0..1 (1 excluded), not {explore:g}")
+    node_bytes = BYTES_PER_NODE + (TYPE_BYTES_PER_NODE if explore > 0 else 0)
+    max_nodes = node_capacity(puzzle, node_limit, node_bytes, algorithm, heuristic, memory)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)
@@ -423,5 +432,6 @@ WEIGHTED_TIE_BREAK = "larger-g"
 TIE_BREAK = Option("tie_break", "choice", "the order among nodes of equal priority in the best-first searches: "
                    "larger-g, smaller-g, fifo, lifo, random (seeded) or auto (the default: random for greedy search, "
                    "larger-g for the others)", "a tie-breaking rule applies", AUTO, (AUTO, *TIE_BREAKS))
-EXPLORE = Option("explore", "number", "greedy search's chance of expanding a random open node instead of a best one "
-                 "(epsilon-greedy, Valenzano et al. 2014), below 1; default 0", "a random pick applies", 0.0)
+EXPLORE = Option("explore", "number", "greedy search's chance of expanding, instead of a best node, one drawn by "
+                 "type-based exploration (a type (g, h) of the open nodes, then a node of it, each uniformly; Xie, "
+                 "Muller & Holte 2014), below 1; default 0", "a draw by type applies", 0.0)

@@ -5,9 +5,9 @@ priority ignores g. The kernel is the best-first one (best_first.py) with the pr
 (0, 1); every state is stored once and expanded at most once (no reopening: the priority
 ignores g, so a shorter path to a closed node would only re-expand its subtree), and an open
 node reached by a shorter path keeps the shorter one. Ties among equal h are broken at random
-by default (`tie_break`, best_first.py says why), and `explore` adds epsilon-greedy's random
-picks (Valenzano, Sturtevant, Schaeffer & Xie 2014). The search is complete on every board it can hold; the
-result's lower bound is h of the start.
+by default (`tie_break`, best_first.py says why), and `explore` adds type-based exploration's
+draws (Xie, Müller & Holte 2014; type_buckets.py). The search is complete on every board it can
+hold; the result's lower bound is h of the start.
 """
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ def greedy_best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *
                       tie_break: str = AUTO, explore: float = 0.0, memory: float | None = None) -> SearchResult:
     """Some solution from `start` by greedy best-first search on h, replayed and checked;
     limits and BPMX as for A* (astar.py); `tie_break` and `explore` (the chance, below 1, of
-    expanding a random open node) as best_first.py says. Never marked optimal."""
+    expanding a node drawn by type instead of a best one) as best_first.py says. Never marked
+    optimal."""
     return best_first(puzzle, start, heuristic, "greedy", (0, 1), reopen=False, tie_break=tie_break,
                       node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, explore=explore, memory=memory)
 
 
 def _settings(heuristic: Heuristic, options: dict) -> dict:
-    """What a batch row records of greedy search: BPMX, its tie-breaking and its random picks."""
+    """What a batch row records of greedy search: BPMX, its tie-breaking and its draws by type."""
     return {**greedy_settings(heuristic, options), "explore": f"{options['explore']:g}"}
 
 

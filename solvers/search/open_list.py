@@ -15,8 +15,10 @@ from solvers.jit import kernel
 
 
 @kernel
-def _sift_up(first, second, nodes, i, key, tie, node):
-    """Place (key, tie, node) at slot `i` or above it, moving greater parents down; returns its slot."""
+def heap_push(first, second, nodes, size, key, tie, node):
+    """Insert (key, tie, node) into the heap of `size` entries (room for one more is required):
+    placed at slot `size`, it rises past greater parents."""
+    i = size
     while i > 0:
         up = (i - 1) >> 1
         if first[up] < key or (first[up] == key and second[up] <= tie):
@@ -28,13 +30,6 @@ def _sift_up(first, second, nodes, i, key, tie, node):
     first[i] = key
     second[i] = tie
     nodes[i] = node
-    return i
-
-
-@kernel
-def heap_push(first, second, nodes, size, key, tie, node):
-    """Insert (key, tie, node) into the heap of `size` entries (room for one more is required)."""
-    _sift_up(first, second, nodes, size, key, tie, node)
 
 
 @kernel
@@ -60,21 +55,13 @@ def _sift_down(first, second, nodes, size, i, key, tie, node):
 
 
 @kernel
-def heap_take(first, second, nodes, size, i):
-    """Remove and return entry `i` of a heap of `size` > i entries (ε-greedy's random pick)."""
-    taken = (first[i], second[i], nodes[i])
-    size -= 1
-    if i < size:  # the last entry fills the hole: it may belong above slot i, or below it
-        key, tie, node = first[size], second[size], nodes[size]
-        if _sift_up(first, second, nodes, i, key, tie, node) == i:
-            _sift_down(first, second, nodes, size, i, key, tie, node)
-    return taken
-
-
-@kernel
 def heap_pop(first, second, nodes, size):
     """Remove and return the least (key, tie, node) of a heap of `size` > 0 entries."""
-    return heap_take(first, second, nodes, size, 0)
+    least = (first[0], second[0], nodes[0])
+    size -= 1
+    if size > 0:  # the last entry fills the root's place and sinks
+        _sift_down(first, second, nodes, size, 0, first[size], second[size], nodes[size])
+    return least
 
 
 @kernel

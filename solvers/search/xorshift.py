@@ -1,0 +1,22 @@
+"""xorshift.py -- the seeded random numbers of the search kernels (random ties, type-based draws).
+
+An xorshift64* generator (Vigna, 2016): a search seeded with RANDOM_SEED makes the same choices
+at every run, so its counts are repeatable and a naive twin can follow it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solvers.jit import kernel
+
+RANDOM_SEED = 0x9E3779B97F4A7C15
+
+
+@kernel
+def random_bits(state):
+    """(the next state of the generator, 23 random bits from it); `state` is a uint64."""
+    state ^= state >> np.uint64(12)
+    state ^= state << np.uint64(25)
+    state ^= state >> np.uint64(27)
+    return state, np.int64((state * np.uint64(2685821657736338717)) >> np.uint64(41))
