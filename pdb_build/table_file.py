@@ -16,7 +16,11 @@ tables one after the other. The header is written last, so a table file with a v
 complete. A PDB file changed since (rebuilt, copied over), a header that
 does not match the tables the PDB file declares, or a table file of the wrong size, and the table
 file is written again from tables verified anew. Processes that load a file at once take turns
-on a lock file (`<file>.tables.lock`): one writes, the others map what it wrote. Where no table
+on a lock file (`<file>.tables.lock`): one writes, the others map what it wrote. Where no lock
+can be taken (Windows; NFS without a lock service, some FUSE mounts), two first loads at once each
+write their own temporary file and rename it: the last rename wins, and every file a reader maps
+is whole all the same. Temporary files of killed writers are removed by a later writer once
+they are old (solvers/atomic.py), never those of a writer that may still run. Where no table
 file can be written (a full disk, read-only folders), the tables are read into this process's
 memory, as verified as ever. The body of a table file is trusted once written (it is not hashed
 again at each load): `verify-pdb` reads the PDB file itself, and removes a table file whose
@@ -25,7 +29,6 @@ tables differ from the verified ones.
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
 import os
@@ -40,7 +43,7 @@ from solvers.atomic import atomic_target
 
 try:
     import fcntl
-except ImportError:  # Windows: no lock; two first loads at once each write their own file
+except ImportError:  # Windows: no lock (see the module docstring)
     fcntl = None
 
 MAGIC = b"tilepdb-tables 1\n"
@@ -144,7 +147,10 @@ def _turn(candidate: Path) -> Iterator[None]:
         raise _Unwritable(str(error)) from error
     with lock:
         if fcntl is not None:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            except OSError:  # no lock here (NFS without a lock service, some FUSE mounts): no turn taken
+                pass
         yield
 
 
@@ -182,8 +188,6 @@ def _write(candidate: Path, header: dict, fill: Callable[[list[np.ndarray]], Non
     if len(encoded) >= HEADER_BYTES:
         raise _Unwritable("the header of the table file is too large")
     total = _file_size(header)
-    for abandoned in candidate.parent.glob(f".{glob.escape(candidate.name)}.*.tmp"):  # by killed writers:
-        abandoned.unlink(missing_ok=True)  # a writer holds the lock until its file is renamed
     filled = False
     try:
         with atomic_target(candidate) as temporary:

@@ -30,7 +30,7 @@ from pdb_build.partitions import preset
 from pdb_build.store import PLAIN, ZERO_AWARE
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
-from solvers.benchmark_points import (NO_PLOT_NOTE, Series, limits_tag, mean_or_blank, plot_length_against_seconds,
+from solvers.benchmark_points import (NO_PLOT_NOTE, Series, mean_or_blank, plot_length_against_seconds,
                                      read_rows)
 from solvers.cli_support import OneLineParser, positive, run_guarded
 from solvers.errors import InputError
@@ -97,14 +97,14 @@ def main() -> int:
     print(f"{set_name}: the first {len(chosen)} instances, {heuristic.name}, {args.jobs} job(s), "
           f"{limits['time_limit']:g} s per instance at most", flush=True)
     table, contradicted = [], False
-    # the limits are in the file name: a row that gave up under one limit is never resumed under another
-    limited = limits_tag(limits["time_limit"], limits["node_limit"])
     for algorithm, option, value in points:
         options = {**limits, **({option: value} if option else {})}
         label = algorithm + (f"-{value:g}" if option else "")
-        out = args.out / f"{set_name}-{label}-{tables}-{limited}.csv"
+        out = args.out / f"{set_name}-{label}-{tables}.csv"
+        # rows record their limits; a row found under other limits is solved again under these
         summary = solve_batch(puzzle, chosen, heuristic, out, algorithm=algorithm, jobs=args.jobs,
-                              progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr), **options)
+                              progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr),
+                              redo_other_limits=True, **options)
         contradicted = contradicted or bool(summary.mismatches)
         table.append(_summary(algorithm, value, out, chosen, deepcubea))
     _print_table(table, published, set_name)

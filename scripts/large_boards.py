@@ -13,7 +13,8 @@ registered search and its options, each value read by its option's kind (the reg
 Option); the heuristic is --heuristic (default: linear conflict, solve-puzzle's). Every
 configuration solves the first --first N instances (default 20) through solve_batch on one
 core (jobs=1), --time-limit seconds per instance at most (default 60; a configuration's own
-time_limit wins), every solution replayed, one resumable CSV per configuration under --out. Each
+time_limit wins), every solution replayed, one resumable CSV per configuration under --out (its
+rows record their limits; a row found under other limits is solved again). Each
 configuration runs in a fresh process of this script, so that the peak resident memory shown is
 its own (ru_maxrss; the kernels are compiled, or loaded from the disk cache, beforehand in this
 process, so the child only loads them: of its peak, about 170 MB is Python, numpy, numba and the
@@ -47,7 +48,7 @@ import sys
 from pathlib import Path
 
 from solvers.atomic import atomic_target, write_csv
-from solvers.batch import solve_batch
+from solvers.batch import RUN_FIELDS, run_limits, solve_batch
 from solvers.benchmark_points import (NO_PLOT_NOTE, Config, Series, config_label, limits_tag, mean_or_blank,
                                       parse_config, plot_length_against_seconds, read_rows, run_measured, slug)
 from solvers.cli_support import OneLineParser, positive, run_guarded
@@ -65,7 +66,7 @@ PROG = "large_boards.py"
 SETS = ("uniform6x6-100", "uniform7x7-100", "uniform8x8-50")
 DEFAULT_CONFIGS = ("greedy", "wastar:weight=3", "beam:beam_width=10000")
 DEFAULT_HEURISTIC = "linear-conflict"  # solve-puzzle's and solve's default (solvers/cli.py, solvers/solve.py)
-LIMIT_OPTIONS = ("time_limit", "node_limit")  # in a results file's name by limits_tag, not by the label
+LIMIT_OPTIONS = ("time_limit", "node_limit")  # recorded in each row (solve_batch's run_limits), not in the label
 PEAKS_FILE = "peak-memory.json"  # the peak resident MB of the run that solved each results file's rows
 
 PEER, PEER_VERSION = "slidingpuzzle", "0.1.5"
@@ -150,7 +151,7 @@ def main() -> int:
     for config in configs:
         out = _results_file(args, set_name, config, heuristic.name)
         _warm_up(puzzle, chosen[0].start, heuristic, config)
-        to_solve = _missing(out, chosen)
+        to_solve = _missing(out, chosen, run_limits(config.algorithm, _options(args, config)))
         status, peak = run_measured([sys.executable, str(Path(__file__).resolve()), "--one-config", config.label,
                                       "--set", args.set, "--first", str(args.first), "--heuristic", args.heuristic,
                                       "--time-limit", repr(args.time_limit), "--out", str(args.out)])
@@ -162,7 +163,7 @@ def main() -> int:
         for algorithm, options, label in (("greedy", {}, "greedy"),
                                           ("beam", {"width": args.peer_beam_width}, f"beam:width={args.peer_beam_width}")):
             out = args.out / f"{set_name}-{slug(PEER_NAME)}-{slug(label)}-{limits_tag(args.time_limit)}.csv"
-            to_solve = _missing(out, chosen)
+            to_solve = _missing(out, chosen, None)
             peak = _run_peer(peer_python, puzzle, chosen, peer_flips, algorithm, options, label, args.time_limit, out)
             table.append(_summary(PEER_NAME, label, PEER_HEURISTIC, out, chosen, _peak(out, peak, to_solve)))
     _print_table(table)
@@ -174,19 +175,24 @@ def main() -> int:
 
 
 def _results_file(args, set_name: str, config: Config, heuristic_name: str) -> Path:
-    """The CSV of a configuration's rows: the set, the search and its options but the limits,
-    the heuristic, then the limits (a configuration's own time limit winning over --time-limit)."""
+    """The CSV of a configuration's rows: the set, the search and its options but the limits
+    (each row records its own), and the heuristic."""
     label = config_label(config.algorithm, {k: v for k, v in config.options.items() if k not in LIMIT_OPTIONS})
-    limits = limits_tag(config.options.get("time_limit", args.time_limit), config.options.get("node_limit"))
-    return args.out / f"{set_name}-{slug(label)}-{slug(heuristic_name)}-{limits}.csv"
+    return args.out / f"{set_name}-{slug(label)}-{slug(heuristic_name)}.csv"
+
+
+def _options(args, config: Config) -> dict:
+    """The search options of `config`, its own time limit winning over --time-limit."""
+    return {"time_limit": args.time_limit, **config.options}
 
 
 def _solve_one(puzzle: Puzzle, chosen, heuristic, config: Config, args, set_name: str) -> int:
     """The child process: one configuration's batch, on one core; 1 if a row contradicts a known optimum."""
-    options = {"time_limit": args.time_limit, **config.options}
     out = _results_file(args, set_name, config, heuristic.name)
+    # a row found under other limits (an earlier --time-limit) is solved again under these
     summary = solve_batch(puzzle, chosen, heuristic, out, algorithm=config.algorithm, jobs=1,
-                          progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr), **options)
+                          progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr),
+                          redo_other_limits=True, **_options(args, config))
     print(f"{config.label}: " + "; ".join(summary.lines()), flush=True)
     return 1 if summary.mismatches else 0
 
@@ -203,12 +209,15 @@ def _warm_up(puzzle: Puzzle, start, heuristic, config: Config) -> None:
         solve(puzzle, start, config.algorithm, heuristic, **options)
 
 
-def _missing(out: Path, chosen) -> bool:
-    """Whether some of `chosen` have no row in `out` yet (a run will solve them)."""
+def _missing(out: Path, chosen, limits: dict | None) -> bool:
+    """Whether some of `chosen` have no row in `out` yet, or one recorded under other `limits`
+    (solve_batch's run_limits; None for the peer's rows, which record none): a run will solve them."""
     if not out.exists():
         return True
     try:
-        return bool({i.number for i in chosen} - set(read_rows(out)))
+        rows = read_rows(out)
+        return any(i.number not in rows or (limits is not None and any(rows[i.number].get(f) != limits[f]
+                                                                       for f in RUN_FIELDS)) for i in chosen)
     except (ValueError, KeyError, OSError):
         return True
 

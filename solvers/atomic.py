@@ -5,12 +5,18 @@ from __future__ import annotations
 import csv
 import glob
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from solvers import interrupts
+
+# A writer's process id says nothing about writers on other machines sharing the folder (NFS), and
+# may have been reused: a temporary file is abandoned only once it has also been left untouched
+# this long, far longer than any writer pauses between writes.
+ABANDONED_SECONDS = 6 * 3600
 
 
 @contextmanager
@@ -36,14 +42,23 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
 
 
 def _remove_abandoned(path: Path) -> None:
-    """Remove temporary files of `path` left by writers that were killed (their process is gone)."""
+    """Remove temporary files of `path` left by writers that were killed: untouched for
+    ABANDONED_SECONDS and not of a process known to run here."""
+    now = time.time()
     for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
         pid = stale.name[len(path.name) + 2 : -len(".tmp")].partition("-")[0]
-        if pid.isdigit() and not _running(int(pid)):
+        try:
+            untouched = now - stale.stat().st_mtime
+        except OSError:  # removed meanwhile
+            continue
+        if untouched > ABANDONED_SECONDS and not (pid.isdigit() and _known_running(int(pid))):
             stale.unlink(missing_ok=True)
 
 
-def _running(pid: int) -> bool:
+def _known_running(pid: int) -> bool:
+    """Whether process `pid` runs on this machine (never known on Windows, where os.kill would end it)."""
+    if os.name == "nt":
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -40,19 +40,25 @@ from solvers.instances import Instance
 from solvers.puzzle import Puzzle, PuzzleError, SolutionError
 from solvers.search.node_store import memory_budget
 from solvers.search.registry import checked_options, given_options, search_named, setting_fields
-from solvers.search.result import SOLVED, SearchResult, checked_start
+from solvers.search.result import GAVE_UP, SOLVED, SearchResult, checked_start
 from solvers.solve import solve
 
 SEARCH_SETTING_FIELDS = tuple(setting_fields())  # every registered search's (registry.py)
 SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", *SEARCH_SETTING_FIELDS)
+# the limits a row's search ran under, as given ("none": not given; "auto": the default memory
+# share), and the threads it used: rows of one file may differ in them (run_limits)
+LIMIT_FIELDS = ("node_limit", "time_limit", "memory")
+RUN_FIELDS = (*LIMIT_FIELDS, "threads")
+NOT_GIVEN, DEFAULT_MEMORY = "none", "auto"
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "lower_bound", "suboptimality", "initial_h", "nodes_expanded",
     "nodes_generated", "seconds", "first_seconds", "found_seconds", "moves", "iterations", *SETTINGS_FIELDS,
-    "bpmx_raises", "bpmx_cutoffs",
+    *RUN_FIELDS, "bpmx_raises", "bpmx_cutoffs",
 ]
 FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
-# columns added after results files were first written: an older file's rows resume with them empty
-ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds")
+# columns added after results files were first written: an older file's rows resume with them
+# empty (limits unknown: such a row that gave up is solved again)
+ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds", *RUN_FIELDS)
 # the columns the clock fills, which differ between otherwise equal runs of a batch
 TIMING_FIELDS = ("seconds", "first_seconds", "found_seconds")
 
@@ -65,6 +71,7 @@ class BatchSummary:
     n_solved: int
     n_not_solved: int  # gave up at a limit, or unsolvable
     n_resumed: int
+    n_retried: int  # rows of an earlier run solved again under this run's limits (read_finished_rows)
     mismatches: tuple[int, ...]  # instance ids whose result contradicts the known optimum (contradicts_optimum)
     mean_length: float
     suboptimalities: tuple[float, ...]  # length / lower bound of each solved row that has a lower bound
@@ -79,7 +86,8 @@ class BatchSummary:
     def lines(self) -> list[str]:
         return [
             f"instances {self.n_instances}: {self.n_solved} solved, {self.n_not_solved} not solved"
-            + (f" ({self.n_resumed} kept from an earlier run)" if self.n_resumed else ""),
+            + (f" ({self.n_resumed} kept from an earlier run)" if self.n_resumed else "")
+            + (f" ({self.n_retried} solved again under this run's limits)" if self.n_retried else ""),
             f"mean length {self.mean_length:.2f}, {self.nodes_generated:,} nodes generated, "
             f"{self.search_seconds:.2f} s of search ({self.nodes_per_second / 1e6:.2f} M nodes/s), "
             f"{self.wall_seconds:.2f} s wall",
@@ -104,6 +112,47 @@ def run_settings(algorithm: str, heuristic: Heuristic, options: dict) -> dict:
                 **dict.fromkeys(SEARCH_SETTING_FIELDS, "")}
     settings.update(search.settings(heuristic, search.with_defaults(options)))
     return settings
+
+
+def run_limits(algorithm: str, options: dict, threads: int = 1) -> dict:
+    """What a row records of how its search was bounded (`options`, solve's keywords, as the
+    user gave them): the node and time limits and the memory in GiB, each NOT_GIVEN when not
+    given (a search that stores nodes then takes its node limit from memory, DEFAULT_MEMORY
+    being the default share), and the `threads` its search ran on."""
+    takes_memory = search_named(algorithm).takes("memory")
+    memory = options.get("memory")
+    return {
+        "node_limit": NOT_GIVEN if options.get("node_limit") is None else str(options["node_limit"]),
+        "time_limit": NOT_GIVEN if options.get("time_limit") is None else f"{options['time_limit']:g}",
+        "memory": NOT_GIVEN if not takes_memory else DEFAULT_MEMORY if memory is None else f"{memory:g}",
+        "threads": str(threads),
+    }
+
+
+def _allows_more(limit: str, earlier: str) -> bool:
+    """Whether a limit recorded as `limit` may let a search go further than `earlier` did: a
+    larger number, NOT_GIVEN against a number, or an earlier one unknown (an older file's
+    empty column) or not comparable (DEFAULT_MEMORY against a number)."""
+    if limit == earlier:
+        return False
+    if earlier == "" or limit == NOT_GIVEN:
+        return True
+    if earlier == NOT_GIVEN:
+        return False
+    try:
+        return float(limit) > float(earlier)
+    except ValueError:
+        return True
+
+
+def redone(row: dict, limits: dict, retry_gave_up: bool, redo_other_limits: bool) -> bool:
+    """Whether an earlier run's valid `row` is solved again by a run under `limits`
+    (run_limits): with `redo_other_limits`, every row recorded under other limits or threads;
+    a row that gave up, when `retry_gave_up` or when some limit of this run may let the search
+    go further than the row's did. Other rows are kept as they are, with their own limits."""
+    if redo_other_limits and any(row[f] != limits[f] for f in RUN_FIELDS):
+        return True
+    return row["status"] == GAVE_UP and (retry_gave_up or any(_allows_more(limits[f], row[f]) for f in LIMIT_FIELDS))
 
 
 def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict:
@@ -225,26 +274,33 @@ def _solve_rebuilt(puzzle: Puzzle, algorithm: str, recipe: tuple, options: dict,
     return solve_instance(puzzle, algorithm, from_recipe(recipe), options, instance)
 
 
-def _results(todo: list[Instance], work: tuple, jobs: int, client) -> Iterator[tuple[Instance, SearchResult]]:
+def _results(todo: list[Instance], work: tuple, jobs: int, client,
+             split_last: bool) -> Iterator[tuple[Instance, SearchResult, int]]:
     """Solve `todo` with `work` (solve_instance's puzzle, algorithm, heuristic and options) on a
     Dask cluster (`client`), in this process (jobs == 1) or in `jobs` forked workers, yielding
-    as they finish. A single instance left for IDA* without a node limit is split instead: its
-    subtrees run on `jobs` threads or on the cluster."""
+    (instance, result, threads its search ran on) as they finish. With `split_last`, a single
+    instance left for a search that splits its tree (IDA* without a node limit) runs on `jobs`
+    threads or on the cluster instead."""
     puzzle, algorithm, heuristic, options = work
-    if len(todo) == 1 and (client is not None or jobs > 1) and search_named(algorithm).takes("threads") \
-            and options.get("node_limit") is None:  # one instance left: split its tree instead
+    if split_last and len(todo) == 1 and (client is not None or jobs > 1) and splits(algorithm, options):
         threads = jobs if client is None else cluster_size(client)
-        yield todo[0], solve(puzzle, todo[0].start, algorithm, heuristic, **options, threads=threads, client=client)
+        yield todo[0], solve(puzzle, todo[0].start, algorithm, heuristic, **options, threads=threads,
+                             client=client), threads
         return
     if client is not None:
-        yield from run_on_cluster(client, partial(_solve_rebuilt, puzzle, algorithm, heuristic.recipe(), options), todo)
-        return
-    if jobs == 1 or len(todo) <= 1:
-        yield from (solve_instance(*work, instance) for instance in todo)
-        return
-    # compile (or load) the kernels once, before the workers inherit them
-    solve(puzzle, todo[0].start, algorithm, heuristic, **{**options, "node_limit": 1, "time_limit": None})
-    yield from forked_map(solve_instance, (puzzle, algorithm, heuristic, shared_memory(work, jobs)), todo, jobs)
+        solved = run_on_cluster(client, partial(_solve_rebuilt, puzzle, algorithm, heuristic.recipe(), options), todo)
+    elif jobs == 1 or len(todo) <= 1:
+        solved = (solve_instance(*work, instance) for instance in todo)
+    else:
+        # compile (or load) the kernels once, before the workers inherit them
+        solve(puzzle, todo[0].start, algorithm, heuristic, **{**options, "node_limit": 1, "time_limit": None})
+        solved = forked_map(solve_instance, (puzzle, algorithm, heuristic, shared_memory(work, jobs)), todo, jobs)
+    yield from ((instance, result, 1) for instance, result in solved)
+
+
+def splits(algorithm: str, options: dict) -> bool:
+    """Whether `algorithm` with solve's `options` can split one instance's tree over threads."""
+    return search_named(algorithm).takes("threads") and options.get("node_limit") is None
 
 
 def shared_memory(work: tuple, jobs: int) -> dict:
@@ -269,6 +325,9 @@ def solve_batch(
     progress: bool = False,
     report=print,
     client=None,
+    retry_gave_up: bool = False,
+    redo_other_limits: bool = False,
+    split_last: bool = False,
     **options,
 ) -> BatchSummary:
     """Solve every instance not already finished in `out`, appending one verified row each.
@@ -277,11 +336,16 @@ def solve_batch(
 
     `options` are the search's, as for `solve` (node_limit and time_limit per instance, IDA*'s
     prune and full_last_iteration, bpmx, ...); rows record the settings the search registered,
-    and a file of rows solved with other settings is refused.
+    and a file of rows solved with other settings is refused. Rows also record the limits they
+    ran under and their threads (run_limits): an earlier row that gave up is solved again when
+    this run's limits may let it go further, or always with `retry_gave_up`; with
+    `redo_other_limits` every row recorded under other limits or threads is solved again, so
+    that the file holds this run's alone; other rows are kept with their own limits (`redone`).
     The instances are solved by `jobs` forked workers, or, given a Dask `client` (see
-    solvers/distributed.py), by the workers of its cluster; when a single IDA* instance is
-    left, its tree is split over them instead (same length; the last iteration's counters
-    depend on which subtree finds the goal first, unless `full_last_iteration`). A result that contradicts
+    solvers/distributed.py), by the workers of its cluster, one instance each, so that a row
+    never depends on the schedule. With `split_last`, a single IDA* instance left is split over
+    them instead (same length; its counters then depend on which subtree finds the goal first,
+    unless `full_last_iteration`; the row records the threads). A result that contradicts
     an instance's known optimum (`contradicts_optimum`) is reported through `report` at once and listed in the summary's
     `mismatches`. Ctrl-C stops the workers; the rows written
     so far stay, and the next run resumes from them. An instance whose search ended early on
@@ -294,12 +358,14 @@ def solve_batch(
         raise InputError("solve_batch spreads its instances over `jobs` workers or a cluster's (`client`); it takes "
                          "no threads or executor of its own")
     try:
-        return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, options, progress, report, client)
+        return _solve_batch(puzzle, instances, heuristic, Path(out), algorithm, jobs, options, progress, report, client,
+                            (retry_gave_up, redo_other_limits, split_last))
     except OSError as error:
         raise InputError(f"cannot write {out}: {error.strerror or error}") from None
 
 
-def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, progress, report, client):
+def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, progress, report, client, rerun):
+    retry_gave_up, redo_other_limits, split_last = rerun
     if isinstance(heuristic, str):
         heuristic = from_spec(puzzle, heuristic)
     heuristic.check_for(puzzle)
@@ -307,16 +373,19 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, pr
     began = time.perf_counter()
     settings = run_settings(algorithm, heuristic, options)
     kept, others = read_finished_rows(out, puzzle, instances, settings)
-    rows = dict(kept)
+    limits = run_limits(algorithm, options)
+    retried = {n for n, row in kept.items() if redone(row, limits, retry_gave_up, redo_other_limits)}
+    rows = {n: row for n, row in kept.items() if n not in retried}
     write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
     todo = [i for i in instances if i.number not in rows]
-    bar = tqdm(total=len(instances), initial=len(kept), unit="instance", disable=not progress, leave=False)
+    bar = tqdm(total=len(instances), initial=len(rows), unit="instance", disable=not progress, leave=False)
     with out.open("a", newline="") as handle, bar:
         writer = csv.DictWriter(handle, fieldnames=ROW_FIELDS)
-        for instance, result in _results(todo, (puzzle, algorithm, heuristic, options), jobs, client):
+        for instance, result, threads in _results(todo, (puzzle, algorithm, heuristic, options), jobs, client,
+                                                  split_last):
             if result.interrupted:  # a search in this process cut short by Ctrl-C (workers never see it): no row
                 raise KeyboardInterrupt
-            row = result_row(instance, result, settings)
+            row = result_row(instance, result, {**settings, **limits, "threads": str(threads)})
             writer.writerow(row)
             handle.flush()
             os.fsync(handle.fileno())
@@ -329,7 +398,7 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, pr
                            f"but its known optimal length is {instance.optimal}")
             bar.update(1)
     write_csv(out, [r for _, r in sorted({**others, **rows}.items())], ROW_FIELDS)
-    return _summary(instances, rows, len(kept), time.perf_counter() - began)
+    return _summary(instances, rows, len(kept) - len(retried), len(retried), time.perf_counter() - began)
 
 
 def contradicts_optimum(length: int | None, lower_bound: int | None, optimum: int | None) -> bool:
@@ -343,7 +412,8 @@ def contradicts_optimum(length: int | None, lower_bound: int | None, optimum: in
     return (length is not None and length < optimum) or (lower_bound is not None and lower_bound > optimum)
 
 
-def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, wall: float) -> BatchSummary:
+def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, n_retried: int,
+             wall: float) -> BatchSummary:
     solved = [r for r in rows.values() if r["status"] == SOLVED]
     lengths = [int(r["length"]) for r in solved]
     known = {i.number: i.optimal for i in instances}
@@ -357,6 +427,7 @@ def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, w
         n_solved=len(solved),
         n_not_solved=len(rows) - len(solved),
         n_resumed=n_resumed,
+        n_retried=n_retried,
         mismatches=mismatches,
         mean_length=float(np.mean(lengths)) if lengths else 0.0,
         suboptimalities=tuple(float(r["suboptimality"]) for r in solved if r["suboptimality"]),

@@ -108,8 +108,9 @@ def slug(text: str) -> str:
 
 
 def limits_tag(time_limit: float, node_limit: int | None = None) -> str:
-    """The limits per instance in a results file's name ("60s", "120s-2e+07n"): a row that gave
-    up under one limit is never resumed under another."""
+    """The limits per instance in the name of a results file whose rows record none (a peer's,
+    not solve_batch's): "60s", "120s-2e+07n", so that a row found under one limit is never
+    resumed under another."""
     return f"{time_limit:g}s" + ("" if node_limit is None else f"-{node_limit:g}n")
 
 

@@ -66,8 +66,8 @@ from solvers.solve import solve
 from solvers.wording import count
 
 EXIT_FOR_STATUS = {SOLVED: EXIT_OK, UNSOLVABLE: EXIT_UNSOLVABLE, GAVE_UP: EXIT_GAVE_UP}
-# solve-batch runs each instance on one worker (--jobs of them; a last instance alone is split
-# over them), and compare-heuristics measures IDA*'s effort without limits
+# solve-batch runs each instance on one worker (--jobs of them; with --split-last a last instance
+# alone is split over them), and compare-heuristics measures IDA*'s effort without limits
 BATCH_WITHOUT = ("threads",)
 COMPARED_OPTIONS = ("prune", "full_last_iteration", "bpmx")
 COMPARED_BY_DEFAULT = ("manhattan", "linear-conflict")  # compare-heuristics without --heuristic
@@ -260,6 +260,15 @@ def solve_batch_parser() -> OneLineParser:
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
     cluster_options(parser, "--jobs")
+    parser.add_argument("--split-last", action="store_true",
+                        help="split a last instance left alone over the --jobs threads (IDA* without a node limit; "
+                        "its node counts then depend on the schedule; the row records the threads)")
+    parser.add_argument("--retry-gave-up", action="store_true",
+                        help="solve again every row of the --out file that gave up (by default only those whose "
+                        "limits this run's may exceed: a larger --node-limit, --time-limit or --memory)")
+    parser.add_argument("--redo-other-limits", action="store_true",
+                        help="solve again every row of the --out file recorded under other limits or threads than "
+                        "this run's, so that the file holds one run's (by default solved rows keep their own)")
     parser.add_argument("--first", type=positive_int, help="solve only the first K instances")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -292,6 +301,7 @@ def _solve_batch(args) -> int:
             summary = solve_batch(
                 puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
                 progress=show_progress(args.quiet), report=lambda line: print(line, file=sys.stderr), client=client,
+                retry_gave_up=args.retry_gave_up, redo_other_limits=args.redo_other_limits, split_last=args.split_last,
                 **search_options(args),
             )
     print("\n".join(summary.lines()))

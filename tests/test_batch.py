@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 
-from solvers.batch import ADDED_FIELDS, ROW_FIELDS, TIMING_FIELDS, solve_batch
+from solvers.batch import ADDED_FIELDS, ROW_FIELDS, RUN_FIELDS, TIMING_FIELDS, solve_batch
 from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.instances import load_instances, select_instances
@@ -139,7 +139,9 @@ def test_only_selects_instances_by_number_and_refuses_bad_selections(instance_fi
             select_instances(instances, bad)
 
 
-def test_a_single_instance_left_is_split_over_the_jobs(instance_file, tmp_path, monkeypatch):
+def test_a_single_instance_left_runs_on_one_worker_unless_split_last_asks(instance_file, tmp_path, monkeypatch):
+    """A batch of one instance gives the row of --jobs 1 whatever --jobs, apart from the seconds;
+    with split_last its tree is split over the jobs and the row says on how many threads."""
     puzzle, instances = load_instances(instance_file)
     hardest = max(instances, key=lambda i: i.optimal)
     splits = []
@@ -149,13 +151,61 @@ def test_a_single_instance_left_is_split_over_the_jobs(instance_file, tmp_path, 
         return parallel_ida_star(*args, **kwargs)
 
     monkeypatch.setattr(ida, "parallel_ida_star", counted)
-    summary = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "one.csv", jobs=2)
+    sequential = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "seq.csv", jobs=1)
+    solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "two.csv", jobs=2)
+    assert splits == [] and _rows(tmp_path / "two.csv") == _rows(tmp_path / "seq.csv")
+    assert _rows(tmp_path / "seq.csv")[0]["threads"] == "1"
+    summary = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "one.csv", jobs=2,
+                          split_last=True)
     assert splits == [2]
     row = _rows(tmp_path / "one.csv")[0]
     assert summary.n_solved == 1 and row["length"] == row["known_length"] == str(hardest.optimal)
-    sequential = solve_batch(puzzle, [hardest], baseline(puzzle, "manhattan"), tmp_path / "seq.csv", jobs=1)
+    assert row["threads"] == "2"
     assert row["iterations"].split()[:-1] == _rows(tmp_path / "seq.csv")[0]["iterations"].split()[:-1]
     assert sequential.n_solved == 1
+
+
+def test_rows_record_their_limits_and_a_rerun_under_larger_ones_solves_what_gave_up(instance_file, tmp_path):
+    """Rows that gave up are solved again when the new limits may let them go further, kept
+    under the same or smaller ones; --retry-gave-up retries them anyway; --redo-other-limits
+    redoes every row recorded under other limits; solved rows otherwise keep their own."""
+    puzzle, instances = load_instances(instance_file)
+    heuristic, out = baseline(puzzle, "manhattan"), tmp_path / "limits.csv"
+    first = solve_batch(puzzle, instances[:10], heuristic, out, node_limit=60)
+    rows = _rows(out)
+    gave_up = {r["id"] for r in rows if r["status"] == "gave_up"}
+    assert 0 < len(gave_up) < 10 and first.n_not_solved == len(gave_up)
+    assert {(r["node_limit"], r["time_limit"], r["memory"], r["threads"]) for r in rows} == {("60", "none", "none", "1")}
+    again = solve_batch(puzzle, instances[:10], heuristic, out, node_limit=30)
+    assert (again.n_resumed, again.n_retried) == (10, 0) and _rows(out) == rows
+    forced = solve_batch(puzzle, instances[:10], heuristic, out, node_limit=60, retry_gave_up=True)
+    assert (forced.n_resumed, forced.n_retried) == (10 - len(gave_up), len(gave_up)) and _rows(out) == rows
+    larger = solve_batch(puzzle, instances[:10], heuristic, out, node_limit=10_000_000)
+    assert larger.n_retried == len(gave_up) and larger.n_solved == 10
+    by_id = {r["id"]: r for r in _rows(out)}
+    assert {by_id[i]["node_limit"] for i in gave_up} == {"10000000"}
+    assert {r["node_limit"] for i, r in by_id.items() if i not in gave_up} == {"60"}
+    unlimited = solve_batch(puzzle, instances[:10], heuristic, out, redo_other_limits=True)
+    assert unlimited.n_retried == 10 and {r["node_limit"] for r in _rows(out)} == {"none"}
+    for i, row in by_id.items():  # the same search without a limit: the same rows but for the limit
+        assert {k: v for k, v in row.items() if k != "node_limit"} == \
+            {k: v for k, v in _rows(out)[int(i) - 1].items() if k != "node_limit"}
+
+
+def test_a_row_without_its_limits_that_gave_up_is_solved_again(instance_file, tmp_path):
+    """Rows of a file written before the limit columns: their limits are unknown, so those that
+    gave up are solved again; solved ones are kept."""
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "older.csv"
+    solve_batch(puzzle, instances[:6], baseline(puzzle, "manhattan"), out, node_limit=60)
+    rows = list(csv.DictReader(out.open()))
+    with out.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=[f for f in ROW_FIELDS if f not in RUN_FIELDS], extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    gave_up = sum(r["status"] == "gave_up" for r in rows)
+    summary = solve_batch(puzzle, instances[:6], baseline(puzzle, "manhattan"), out, node_limit=60)
+    assert gave_up > 0 and (summary.n_resumed, summary.n_retried) == (6 - gave_up, gave_up)
 
 
 def test_rows_record_their_settings_and_a_resume_with_other_settings_is_refused(instance_file, tmp_path):
@@ -209,10 +259,10 @@ def test_prune_and_full_last_iteration_reach_every_row_and_order_independent_cou
     solve_batch(puzzle, instances[:8], heuristic, tmp_path / "serial.csv", **search)
     solve_batch(puzzle, instances[:8], heuristic, tmp_path / "parallel.csv", jobs=2, **search)
     hardest = max(instances[:8], key=lambda i: i.optimal)
-    solve_batch(puzzle, [hardest], heuristic, tmp_path / "split.csv", jobs=2, **search)
+    solve_batch(puzzle, [hardest], heuristic, tmp_path / "split.csv", jobs=2, split_last=True, **search)
     serial = _rows(tmp_path / "serial.csv")
     assert serial == _rows(tmp_path / "parallel.csv")
-    assert _rows(tmp_path / "split.csv") == [r for r in serial if r["id"] == str(hardest.number)]
+    assert _rows(tmp_path / "split.csv") == [{**r, "threads": "2"} for r in serial if r["id"] == str(hardest.number)]
     assert {(r["prune"], r["full_last_iteration"]) for r in serial} == {("parent", "yes")}
     alone = ida_star(puzzle, hardest.start, heuristic, **search)
     assert _rows(tmp_path / "split.csv")[0]["nodes_generated"] == str(alone.nodes_generated)
@@ -329,7 +379,7 @@ def test_a_file_written_before_the_proof_and_timing_columns_resumes_with_them_em
     assert summary.n_resumed == 2 and summary.n_solved == 3 and summary.suboptimalities == (1.0,)
     resumed = list(csv.DictReader(out.open()))
     assert list(resumed[0]) == ROW_FIELDS
-    assert [[r[f] for f in ADDED_FIELDS] for r in resumed[:2]] == [["", "", "", ""]] * 2
+    assert [[r[f] for f in ADDED_FIELDS] for r in resumed[:2]] == [[""] * len(ADDED_FIELDS)] * 2
     assert resumed[2]["lower_bound"] == resumed[2]["length"] and resumed[2]["suboptimality"] == "1.0000"
 
 

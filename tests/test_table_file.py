@@ -2,6 +2,7 @@
 read-only by every load; rewritten when the PDB file or the table file changes; private memory
 where none can be written."""
 
+import errno
 import multiprocessing
 import os
 import shutil
@@ -90,6 +91,22 @@ def test_without_a_writable_folder_the_tables_are_read_into_memory(pdb, verified
     _assert_tables(load_partition(path), tables)
     _assert_tables(load_partition(path), tables)
     assert verified[0] == 4 and not list(tmp_path.glob("*.tables*"))
+
+
+@pytest.mark.parametrize("error", [errno.ENOLCK, errno.EOPNOTSUPP])
+def test_a_lock_that_cannot_be_taken_still_writes_and_maps_the_table_file(pdb, verified, monkeypatch, error):
+    """As on NFS without a lock service (ENOLCK) or a FUSE mount (EOPNOTSUPP): no turn is taken,
+    the atomic rename keeps the file whole, and the tables load as ever."""
+    path, tables = pdb
+
+    def refused(descriptor, operation):
+        raise OSError(error, os.strerror(error))
+
+    monkeypatch.setattr(table_file.fcntl, "flock", refused)
+    _assert_tables(load_partition(path), tables)
+    assert path.with_name(path.name + table_file.SUFFIX).is_file() and verified[0] == 2
+    _assert_tables(load_partition(path), tables)
+    assert verified[0] == 2  # mapped from the file written without the lock
 
 
 def test_a_copy_elsewhere_has_its_own_table_file(pdb, verified, tmp_path):

@@ -138,7 +138,11 @@ def test_the_weight_is_checked_and_belongs_to_the_weighted_searches(capsys):
             solve(puzzle, start, other, SPEC, weight=2.0)
     with pytest.raises(InputError, match="^BPMX applies to .* only, not to wida$"):
         solve(puzzle, start, "wida", SPEC, bpmx=True)
-    assert [integer_weights(w) for w in (1.0, 1.5, 3.0, 1.25)] == [(1, 1), (2, 3), (1, 3), (4, 5)]
+    assert [integer_weights(w) for w in (1.0, 1.5, 3.0, 1.25, 1.001, 2.675)] == \
+        [(1, 1), (2, 3), (1, 3), (4, 5), (1000, 1001), (40, 107)]
+    for finer in (1.0005, 2.6751):  # once rounded half to even and run as another weight, unrecorded
+        with pytest.raises(InputError, match=rf"^the weight must be a multiple of 0.001 .*, not {finer}$"):
+            solve(puzzle, start, "wastar", SPEC, weight=finer)
     assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "wida", "--weight", "1.5", "--prune", "parent",
                               "--full-last-iteration", "--heuristic", SPEC]) == 0
     out = capsys.readouterr().out

@@ -41,7 +41,7 @@ from solvers.search.best_first import AUTO, TIE_BREAK
 from solvers.search.bulb import bulb_search
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import GAVE_UP, SOLVED, SearchResult
-from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, weighted_astar, weighted_best_first_settings
+from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, integer_weights, weighted_astar, weighted_best_first_settings
 
 LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
 FIRST_WIDTH = 100  # BULB's slices in the first run: narrow enough to answer in about a second on 7x7
@@ -52,10 +52,11 @@ FIRST_RUN = ("bulb", FIRST_WIDTH)
 
 
 def weights_from(weight: float) -> list[float]:
-    """The weights of the weighted runs: `weight`, then halfway to 1 each time, then 1."""
+    """The weights of the weighted runs: `weight`, then halfway to 1 each time (to the
+    thousandth the searches can weigh by), then 1."""
     weights = [weight]
     while weights[-1] > 1.0:
-        following = 1.0 + (weights[-1] - 1.0) / 2
+        following = round(1.0 + (weights[-1] - 1.0) / 2, 3)
         weights.append(following if following - 1.0 >= LAST_STEP else 1.0)
     return weights
 
@@ -96,6 +97,7 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     those of the completed runs): the caller decides what an interrupted search means for it."""
     if improve not in IMPROVEMENTS:
         raise InputError(f"the anytime search improves by {' or '.join(IMPROVEMENTS)}, not {improve!r}")
+    integer_weights(weight)  # a weight out of range or too fine is refused before any run
     bulb.prepare(puzzle, heuristic)
     if improve == "beams":
         beam.prepare(puzzle, heuristic)

@@ -4,8 +4,8 @@ With an admissible heuristic and W >= 1, the first goal taken from the open list
 W times longer than the shortest solution: every node that the search orders before it has
 g + W * h no larger than W times the optimum. A larger W expands fewer nodes and finds longer
 solutions; W = 1 is A*. The kernel is the best-first one (best_first.py) with integer priority
-weights (a, b), b / a = W to 1 / WEIGHT_DENOMINATOR in lowest terms (integer_weights, shared
-with weighted IDA*). Closed nodes are reopened only where the heuristic may be inconsistent:
+weights (a, b), b / a = W in lowest terms, W a multiple of 1 / WEIGHT_DENOMINATOR
+(integer_weights, shared with weighted IDA*). Closed nodes are reopened only where the heuristic may be inconsistent:
 with a consistent one the bound holds without reopening (Likhachev, Gordon & Thrun 2003); a
 run pruned by a cost bound reopens always, so that exhausting it proves no shorter solution.
 """
@@ -24,7 +24,8 @@ from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option
 from solvers.search.result import SearchResult
 
 WEIGHT_DENOMINATOR = 1000
-MAX_WEIGHT = 1000.0  # the priority must fit in the heap key beside g
+MAX_WEIGHT = 1000.0  # the weighted searches' range: b * h stays far inside int64
+WEIGHT_TOLERANCE = 1e-6  # in thousandths: how far a decimal weight's binary value may lie from its multiple
 DEFAULT_WEIGHT = 2.0
 WEIGHT = Option("weight", "number", f"weighted searches' weight W on h (default {DEFAULT_WEIGHT:g}): a solution of "
                 "at most W times the shortest length", "a weight applies", DEFAULT_WEIGHT)
@@ -45,11 +46,15 @@ def weighted_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
 
 
 def integer_weights(weight: float) -> tuple[int, int]:
-    """(a, b) in lowest terms with b / a = `weight` to 1 / WEIGHT_DENOMINATOR; a one-line
-    InputError unless 1 <= weight <= MAX_WEIGHT (the range of weighted A*)."""
+    """(a, b) in lowest terms with b / a = `weight`; a one-line InputError unless 1 <= weight <=
+    MAX_WEIGHT (the range of weighted A*) and `weight` is a multiple of 1 / WEIGHT_DENOMINATOR
+    (a finer weight would silently run as a rounded one)."""
     if not 1.0 <= weight <= MAX_WEIGHT:
         raise InputError(f"the weight must lie in 1..{MAX_WEIGHT:g}, not {weight:g}")
     scaled = round(weight * WEIGHT_DENOMINATOR)
+    if abs(weight * WEIGHT_DENOMINATOR - scaled) > WEIGHT_TOLERANCE:
+        raise InputError(f"the weight must be a multiple of {1 / WEIGHT_DENOMINATOR:g} (the searches weigh h by "
+                         f"whole thousandths), not {weight!r}")
     common = math.gcd(WEIGHT_DENOMINATOR, scaled)
     return WEIGHT_DENOMINATOR // common, scaled // common
 
