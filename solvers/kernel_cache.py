@@ -8,12 +8,18 @@ per *key*, a digest of
 
   - the source of every module of the packages `solvers` and `pdb_build` (all the modules whose
     kernels can be compiled together), and
-  - the versions of Python, numpy, numba and llvmlite, and the machine's architecture.
+  - the versions of Python, numpy, numba and llvmlite, and the machine's architecture, and
+  - numba's settings that change the code it generates (CODE_SETTINGS: bounds checks, the
+    optimisation level, debug information, vectorising, the target CPU), so that a debugging
+    run with NUMBA_BOUNDSCHECK=1 never reuses code compiled without the checks.
 
 An edit, a `git pull` or a `pip install --upgrade` changes the key, so the next process compiles
 into a new folder, and running sources seen before (a branch switched back, a second checkout of
 one commit) finds their folder again. Kernels defined outside the packages (tests/, scripts/)
 share the folder: numba checks their own file, and the key covers the package kernels they call.
+Data whose types, or whose registered kernels, come from outside the packages (a kind, a PDB
+reader or an evaluation of a user's module) is not covered by the key: searches compiled for it
+skip the disk cache (`cacheable_data`, heuristics/term.py).
 
 The folders live in one parent: `$NUMBA_CACHE_DIR/tilepdb-kernels` when NUMBA_CACHE_DIR is set,
 else `solvers/__pycache__/kernels` beside the sources (as numba's own cache), or the user's cache
@@ -45,6 +51,9 @@ from numba.core.dispatcher import Dispatcher
 from solvers.data_files import ROOT
 
 SOURCE_PACKAGES = ("solvers", "pdb_build")
+# numba.config names whose values change generated code (numba's own cache keys on none of them)
+CODE_SETTINGS = ("BOUNDSCHECK", "OPT", "DEBUGINFO_DEFAULT", "LOOP_VECTORIZE", "SLP_VECTORIZE", "ENABLE_AVX",
+                 "CPU_NAME", "CPU_FEATURES", "EXTEND_VARIABLE_LIFETIMES", "FASTMATH")
 PARENT_NAME = "tilepdb-kernels"
 STALE_AFTER = 24 * 3600  # seconds since its last use after which another key's folder is removed
 # what reading a damaged index, or one naming a module this process cannot import, raises
@@ -65,7 +74,8 @@ def cache_key() -> str:
     """The digest of everything the compiled code depends on (see the module docstring)."""
     digest = hashlib.sha256()
     versions = (sys.version, platform.machine(), numpy.__version__, numba.__version__, llvmlite.__version__)
-    for part in versions:
+    settings = tuple(f"{name}={getattr(numba.config, name, None)!r}" for name in CODE_SETTINGS)
+    for part in (*versions, *settings):
         digest.update(part.encode() + b"\0")
     for path in source_files():
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
@@ -74,6 +84,36 @@ def cache_key() -> str:
         except OSError:  # removed meanwhile (a checkout switching branches): its absence is hashed
             digest.update(b"\1")
     return digest.hexdigest()[:20]
+
+
+def from_packages(thing) -> bool:
+    """Whether `thing` (a class, a function or a numba dispatcher) is defined in SOURCE_PACKAGES."""
+    module = getattr(getattr(thing, "py_func", thing), "__module__", None) or ""
+    return module.partition(".")[0] in SOURCE_PACKAGES
+
+
+# classes of the packages with kernels registered for them from outside (note_kernels);
+# written at registration, when a module is imported, and only read afterwards
+_OUTSIDE_KERNELS: set[type] = set()
+
+
+def note_kernels(data_class: type, *functions) -> None:
+    """Record the kernels registered for `data_class` (a reader, an evaluation): where the class
+    or any of `functions` comes from outside the packages, the key does not cover them."""
+    if not all(from_packages(f) for f in (data_class, *functions)):
+        _OUTSIDE_KERNELS.add(data_class)
+
+
+def cacheable_data(data) -> bool:
+    """Whether kernels compiled for `data` (a kind's nested tuples of arrays and numbers) may be
+    cached under the key: every named tuple in it is of a package class with no kernels
+    registered for it from outside."""
+    if not isinstance(data, tuple):
+        return True
+    kind = type(data)
+    if kind is not tuple and (not from_packages(kind) or kind in _OUTSIDE_KERNELS):
+        return False
+    return all(cacheable_data(item) for item in data)
 
 
 def cache_parents() -> list[Path]:

@@ -1,5 +1,6 @@
-"""The kernel cache: a run after an edit of any module runs the edited code, a run with no edit
-loads every kernel from the cache, and `python -m solvers.jit --clear-cache` deletes it all."""
+"""The kernel cache: a run after an edit of any module runs the edited code (a user's module of
+registered kernels too), numba's code settings are in the key, a run with no edit loads every
+kernel from the cache, and `python -m solvers.jit --clear-cache` deletes it all."""
 
 import json
 import os
@@ -142,3 +143,65 @@ def test_clear_cache_deletes_every_cached_kernel_and_nothing_else(tmp_path, monk
     assert capsys.readouterr().out == (f"removed 2 cache folders in {tmp_path / 'numba' / 'tilepdb-kernels'} "
                                        "and 3 cached kernel files beside the sources\n")
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == sorted(kept)
+
+
+# A user's module that registers its own kernel for a package reader class (pdb_read.py's plain
+# tables): the kind and its data are the package's, the kernel is not, so the cache key, made of
+# the package sources, cannot see an edit of it.
+USER_READER = """
+from solvers.heuristics import pdb_read
+from solvers.jit import inline_kernel
+
+plain = pdb_read._plain_value
+
+
+@inline_kernel
+def scaled(reader, instances, instance, position):
+    return plain(reader, instances, instance, position) // DIVISOR
+
+
+pdb_read.register_reader(pdb_read.PlainTables, scaled)
+"""
+USER_SEARCH = """
+import json, sys
+import user_reader
+from solvers.puzzle import Puzzle
+from solvers.solve import solve
+puzzle = Puzzle(3, 3)
+result = solve(puzzle, puzzle.state([8, 6, 7, 2, 5, 4, 3, 0, 1]), "astar", "pdb:" + sys.argv[1])
+print(json.dumps({"length": result.length, "expanded": result.nodes_expanded}))
+"""
+
+
+def test_an_edit_of_a_users_registered_reader_changes_the_next_run(tmp_path):
+    from pdb_build.build import build_pdb_file, plan_build
+    from pdb_build.partitions import preset
+    from solvers.puzzle import Puzzle
+
+    puzzle = Puzzle(3, 3)
+    pdb, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4")), tmp_path / "44.h5")
+    module = tmp_path / "user_reader.py"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+
+    def run(divisor):
+        module.write_text(USER_READER.replace("DIVISOR", str(divisor)))
+        done = subprocess.run([sys.executable, "-c", USER_SEARCH, str(pdb)], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    whole, halved = run(1), run(2)
+    assert whole["length"] == halved["length"] == 31 and halved["expanded"] > whole["expanded"]
+    assert run(1) == whole
+
+
+def test_numba_settings_that_change_the_code_change_the_key():
+    """NUMBA_BOUNDSCHECK=1 (a debugging run) and NUMBA_OPT never reuse code compiled without them."""
+    def key(**settings):
+        done = subprocess.run([sys.executable, "-c", "from solvers import kernel_cache; print(kernel_cache.cache_key())"],
+                              env={**os.environ, **settings}, capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    plain = key()
+    assert len({plain, key(NUMBA_BOUNDSCHECK="1"), key(NUMBA_OPT="0")}) == 3 and key() == plain

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from solvers.heuristics.dispatch import NO_LIMIT, Shape, register_composed_kind
 from solvers.heuristics.pdb_rank import Instances
 from solvers.jit import inline_kernel
+from solvers.kernel_cache import note_kernels
 
 _EVALUATIONS: dict[type, object] = {}  # lookups class -> Evaluation factory: reader class -> Evaluation
 
@@ -48,6 +49,7 @@ def register_evaluation(lookups_class: type, kernels_for) -> None:
     """Make `lookups_class` an evaluation: `kernels_for(reader_class)` returns its Evaluation
     over readers of that class."""
     _EVALUATIONS[lookups_class] = kernels_for
+    note_kernels(lookups_class, kernels_for)
 
 
 def evaluation_of(shape: Shape) -> Evaluation:

@@ -25,6 +25,7 @@ import numpy as np
 from pdb_build.ranking import cell_set_rank
 from solvers.heuristics.pdb_rank import Index, blank_cell, order_and_mask
 from solvers.jit import inline_kernel
+from solvers.kernel_cache import note_kernels
 
 
 class ReaderKernels(NamedTuple):
@@ -44,6 +45,7 @@ def register_reader(reader_class: type, start_value, child_value=None) -> None:
 
         child_value = inline_kernel(child_value)
     _READERS[reader_class] = ReaderKernels(start_value, child_value)
+    note_kernels(reader_class, start_value, child_value)
 
 
 def reader_kernels(reader_class: type) -> ReaderKernels:

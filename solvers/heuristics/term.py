@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solvers.kernel_cache import SOURCE_PACKAGES
+from solvers.kernel_cache import cacheable_data
 from solvers.puzzle import Puzzle
 
 
@@ -26,9 +26,11 @@ class Term:
     `name` is what reports show; `spec` is the exact text `from_spec` rebuilds it from in any
     process (files by absolute path). `provenance` lists (file, checksum) of the tables it
     reads. `cacheable` is False where the data holds what numba cannot find again in another
-    process (a user's function), and for a kind defined outside tilepdb's packages (numba's
-    cache index names the kind's class, and a process where its module cannot be imported
-    could not read the index of any search): searches then compile without the disk cache.
+    process (a user's function), and where any class in the data, or any kernel registered for
+    one (a PDB reader, an evaluation), comes from outside tilepdb's packages
+    (kernel_cache.cacheable_data: the cache key covers only the packages' sources, and numba's
+    cache index names the classes, which a process that cannot import their module could not
+    read): searches then compile without the disk cache.
     `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
     inlined kernel, when others followed it, made numba's code for max(...) much slower;
     last, it costs what it costs alone. `consistent` says that h changes by at most one per
@@ -58,7 +60,7 @@ class Term:
     fills: bool = False
 
     def __post_init__(self):
-        if type(self.data).__module__.partition(".")[0] not in SOURCE_PACKAGES:  # a kind of another package
+        if not cacheable_data(self.data):  # a kind, reader or evaluation of another package
             object.__setattr__(self, "cacheable", False)
         if self.tiles is None:
             object.__setattr__(self, "tiles", frozenset(range(1, self.puzzle.n_cells)))
