@@ -52,3 +52,26 @@ def test_the_index_finds_every_stored_state_and_no_other(rows, cols):
     for state in absent:
         pack(state, bits, per_word, keys, 0)
         assert find(index, codes, keys, 0)[0] == EMPTY
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 4), (3, 4), (5, 5)])
+def test_states_that_differ_only_in_their_last_cells_spread_over_the_slots(rows, cols):
+    """The slot depends on every cell: one-word states (boards of up to 16 cells) that differ
+    only in the tiles of their last six cells take about as many distinct first slots as a
+    uniformly random hash gives (a product alone never lets the top bits move the slot)."""
+    from itertools import permutations
+
+    from solvers.search.node_store import _slot_of
+
+    puzzle = Puzzle(rows, cols)
+    layout = packing(puzzle)
+    head = list(range(puzzle.n_cells - 6))
+    states = np.array([head + list(tail) for tail in permutations(range(puzzle.n_cells - 6, puzzle.n_cells))],
+                      dtype=np.uint8)
+    codes = np.empty((len(states), layout.words), dtype=np.uint64)
+    for row, state in enumerate(states):
+        pack(state, layout.bits, layout.per_word, codes, row)
+    slots = new_index(len(states))
+    distinct = len({_slot_of(codes, row, slots) for row in range(len(states))})
+    m, n = slots.shape[0], len(states)
+    assert distinct >= 0.97 * m * (1 - (1 - 1 / m) ** n)

@@ -142,11 +142,18 @@ def same_code(codes, row, others, other_row):
 
 @kernel
 def _slot_of(codes, row, slots):
-    """The first slot to probe for codes[row] (a multiplicative hash of its words)."""
+    """The first slot to probe for codes[row]: its words folded by multiplication, then
+    splitmix64's finalizer, so that every bit of the state reaches the low bits that pick the
+    slot (a product alone carries bits upward only: the top cells of a one-word state would
+    never move a state's slot)."""
     hashed = np.uint64(0)
     for word in range(codes.shape[1]):
         hashed = (hashed ^ codes[row, word]) * np.uint64(0x9E3779B97F4A7C15)
-        hashed ^= hashed >> np.uint64(29)
+    hashed ^= hashed >> np.uint64(30)
+    hashed *= np.uint64(0xBF58476D1CE4E5B9)
+    hashed ^= hashed >> np.uint64(27)
+    hashed *= np.uint64(0x94D049BB133111EB)
+    hashed ^= hashed >> np.uint64(31)
     return np.int64(hashed & np.uint64(slots.shape[0] - 1))
 
 
