@@ -136,7 +136,7 @@ def verify_pdb_parser() -> OneLineParser:
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="PDB files written by build-pdb")
     parser.add_argument("--sample", type=positive_int, metavar="N", help="check N random entries of each table, not all")
-    parser.add_argument("--seed", type=int, default=0, help="the seed of --sample (default 0)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed of --sample (default 1)")
     add_verbose_option(parser)
     return parser
 

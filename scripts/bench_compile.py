@@ -80,7 +80,7 @@ COMMANDS = (
     ("verify-pdb", "verify-pdb", ["{plain}"]),
     ("verify-pdb zero-aware", "verify-pdb", ["{zero}"]),
     ("make-instances", "make-instances", ["--board", "3x3", "--count", "3", "--out", "{out}.txt"]),
-    ("make-instances, no lengths", "make-instances", ["--board", "3x3", "--count", "3", "--no-solve", "--out",
+    ("make-instances, no lengths", "make-instances", ["--board", "3x3", "--count", "3", "--solve", "off", "--out",
                                                       "{out}.txt"]),
 )
 

@@ -14,7 +14,6 @@ make-instances exit status: 0 written, 2 invalid input, 130 interrupted (nothing
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -337,11 +336,11 @@ def compare_heuristics_parser() -> OneLineParser:
                         "(an instance file or a packaged set's name, e.g. korf100; read as solve-batch reads "
                         "them; a length that differs from a known one is reported)")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
-    parser.add_argument("--solve", type=positive_int, metavar="K", help="solve only the first K instances")
+    parser.add_argument("--first", type=positive_int, metavar="K", help="solve only the first K instances")
     add_search_options(parser, [search_named("ida")], only=COMPARED_OPTIONS)
-    parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
-                        help="compare with exact distances (default: on for boards of at most 9 cells; "
-                        "up to 12 cells is possible with time and memory)")
+    parser.add_argument("--exact", choices=list(TRISTATE_VALUES), default="auto",
+                        help="compare with exact distances: auto (the default) on boards of at most 9 cells; "
+                        "on works up to 12 cells, with time and memory")
     parser.add_argument("--out", required=True, help="output folder (summary.csv, summary.md, per_state.csv, ...); "
                         "one that holds files is refused without --force")
     parser.add_argument("--force", action="store_true", help="write into an --out folder that holds files: the files "
@@ -384,7 +383,7 @@ def _compared(args, command: str, specs: list[str]) -> int:
     solving = f", solving {count(len(instances), 'instance')} from {args.instances}" if instances else ""
     print(f"{puzzle.board} board, goal {' '.join(map(str, puzzle.goal))}: {count(len(states), 'state')} ({source})"
           f"{solving}; heuristics {', '.join(h.name for h in heuristics)}; writing {args.out}")
-    comparison = compare(puzzle, heuristics, states, instances=instances, exact=args.exact,
+    comparison = compare(puzzle, heuristics, states, instances=instances, exact=TRISTATE_VALUES[args.exact],
                          progress=show_progress(args.quiet), **search_options(args))
     meta = {"command": command, "package_version": package_version(), "seed": args.seed, "source": source}
     for path in write_report(comparison, args.out, meta, force=args.force):
@@ -397,14 +396,14 @@ def _compared(args, command: str, specs: list[str]) -> int:
 
 
 def _compared_instances(args) -> tuple[Puzzle | None, list | None]:
-    """The puzzle and the instances chosen by --instances, --only and --solve (None, None without a file)."""
+    """The puzzle and the instances chosen by --instances, --only and --first (None, None without a file)."""
     if not args.instances:
-        if args.only is not None or args.solve:
-            raise InputError("--only and --solve choose among the instances of --instances FILE")
+        if args.only is not None or args.first:
+            raise InputError("--only and --first choose among the instances of --instances FILE")
         return None, None
     puzzle, instances = load_instances(args.instances, args.board, args.goal)
     instances = select_instances(instances, args.only) if args.only is not None else instances
-    instances = instances[: args.solve] if args.solve else instances
+    instances = instances[: args.first] if args.first else instances
     require_solvable(puzzle, instances, args.instances, "instance")
     return puzzle, instances
 
@@ -426,12 +425,12 @@ def make_instances_parser() -> OneLineParser:
     parser.add_argument("--board", required=True, help="RxC, rows x columns")
     parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
     parser.add_argument("--count", type=positive_int, default=100, help="how many instances (default 100)")
-    parser.add_argument("--walk", type=int, metavar="LENGTH", help="instead of uniform random states, the ends of "
+    parser.add_argument("--walk", type=positive_int, metavar="LENGTH", help="instead of uniform random states, the ends of "
                         "random walks of LENGTH moves from the goal that never undo the previous move")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--solve", action=argparse.BooleanOptionalAction, default=None,
-                        help="write each instance's optimal length (default: on for boards of at most "
-                        f"{MAX_SOLVE_CELLS} cells; refused on larger ones)")
+    parser.add_argument("--solve", choices=list(TRISTATE_VALUES), default="auto",
+                        help="write each instance's optimal length: auto (the default) on boards of at most "
+                        f"{MAX_SOLVE_CELLS} cells, where on is possible too; refused on larger ones")
     parser.add_argument("--out", default="-", help="the instance file (default: - for stdout); an existing one "
                         "is refused without --force")
     parser.add_argument("--force", action="store_true", help="replace an existing --out file")
@@ -448,7 +447,8 @@ def make_instances_main(argv: list[str] | None = None) -> int:
 
 def _make_instances(args) -> int:
     puzzle = Puzzle(*parse_board(args.board), args.goal)
-    solving = puzzle.n_cells <= MAX_SOLVE_CELLS if args.solve is None else args.solve
+    asked = TRISTATE_VALUES[args.solve]
+    solving = puzzle.n_cells <= MAX_SOLVE_CELLS if asked is None else asked
     out = None if args.out == "-" else _new_file(args.out, args.force)
     with announcing("make-instances", "kernels for drawing" + (" and solving" if solving else "") + " instances",
                     instances_seconds(solving), shown(args.verbose, args.quiet)):
@@ -502,7 +502,7 @@ def _make_instances_command(args, puzzle: Puzzle, solving: bool) -> str:
     walk = [] if args.walk is None else ["--walk", str(args.walk)]
     return shlex.join(["make-instances", "--board", puzzle.board, "--goal", " ".join(map(str, puzzle.goal)),
                        "--count", str(args.count), *walk, "--seed", str(args.seed),
-                       "--solve" if solving else "--no-solve"])
+                       "--solve", "on" if solving else "off"])
 
 
 def _today() -> str:

@@ -14,7 +14,7 @@ from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle
-from solvers.search.beam import beam_search
+from solvers.search.beam import DEFAULT_BEAM_WIDTH, beam_search
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
 from tests.naive import blank_moves, exhaustive_distances, manhattan
@@ -128,8 +128,13 @@ def test_the_width_is_checked_belongs_to_beam_and_is_recorded(capsys, tmp_path, 
             solve(puzzle, start, "beam", "manhattan", beam_width=bad)
     with pytest.raises(InputError, match="^a beam width applies to beam and bulb only, not to astar$"):
         solve(puzzle, start, "astar", "manhattan", beam_width=10)
-    assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "ida", "--beam-width", "10"]) == 2
-    assert capsys.readouterr().err == "solve-puzzle: error: a beam width applies to beam and bulb only, not to ida\n"
+    for given in ("10", str(DEFAULT_BEAM_WIDTH)):  # the default width too: an explicit option is a request
+        assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "ida", "--beam-width", given]) == 2
+        assert capsys.readouterr().err == "solve-puzzle: error: a beam width applies to beam and bulb only, not to ida\n"
+    with pytest.raises(InputError, match="^a beam width applies to beam and bulb only, not to astar$"):
+        solve(puzzle, start, "astar", "manhattan", beam_width=DEFAULT_BEAM_WIDTH)
+    with pytest.raises(InputError, match="^BPMX applies to .* only, not to beam$"):
+        solve(puzzle, start, "beam", "manhattan", bpmx=False)
     assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "beam", "--beam-width", "50", "--heuristic",
                               "manhattan"]) == 0
     assert "algorithm  beam" in capsys.readouterr().out

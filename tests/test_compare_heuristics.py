@@ -86,7 +86,7 @@ def test_korf_instances_are_solved_towards_their_header_goal(tmp_path, capsys):
 
 def test_an_instance_the_goal_cannot_be_reached_from_is_refused(tmp_path, capsys):
     status, out, err = _run(capsys, "--instances", "data/korf100.txt", "--goal", " ".join(map(str, [*range(1, 16), 0])),
-                            "--solve", 2, "--out", tmp_path / "r")
+                            "--first", 2, "--out", tmp_path / "r")
     assert "korf100.txt: 2 instances cannot reach the goal 1 2 3" in _one_line_error(status, out, err)
     assert "numbered in file order: 1, 2;" in err and not (tmp_path / "r").exists()
 
@@ -205,7 +205,7 @@ def test_a_mistyped_heuristic_or_a_backward_range_is_one_plain_line(tmp_path, ca
     status, out, err = _run(capsys, "--instances", "data/korf100.txt", "--only", "5-3", "--out", tmp_path / "r")
     assert "5-3 runs backwards; write 3-5" in _one_line_error(status, out, err)
     status, out, err = _run(capsys, "--board", "3x3", "--only", "1", "--out", tmp_path / "r")
-    assert "--only and --solve choose among the instances of --instances" in _one_line_error(status, out, err)
+    assert "--only and --first choose among the instances of --instances" in _one_line_error(status, out, err)
     status, out, err = _run(capsys, "--sample", 10, "--out", tmp_path / "r")
     assert "--board is needed" in _one_line_error(status, out, err)
     assert not (tmp_path / "r").exists()

@@ -86,7 +86,7 @@ def test_the_header_names_the_command_that_writes_the_same_file(capsys, tmp_path
     assert "(seed 5)" in text
     argv = shlex.split(made.partition("by: ")[2])[1:]
     assert argv == ["--board", "2x4", "--goal", "1 2 3 4 5 6 7 0", "--count", "20", "--walk", "11", "--seed", "5",
-                    "--solve"]
+                    "--solve", "on"]
     _run(capsys, *argv, "--out", tmp_path / "two.txt")
     assert (tmp_path / "two.txt").read_text() == text
 
@@ -134,8 +134,8 @@ def test_lengths_by_default_on_small_boards_only(capsys):
 
     assert all(" | " in line for line in lines("--board", "2x5", "--count", 5))
     assert all(" | " not in line for line in lines("--board", "4x4", "--count", 5))
-    assert all(" | " not in line for line in lines("--board", "3x3", "--count", 5, "--no-solve"))
-    assert all(" | " in line for line in lines("--board", "4x3", "--count", 3, "--solve", "--out", "-"))
+    assert all(" | " not in line for line in lines("--board", "3x3", "--count", 5, "--solve", "off"))
+    assert all(" | " in line for line in lines("--board", "4x3", "--count", 3, "--solve", "on", "--out", "-"))
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -146,9 +146,10 @@ def test_lengths_by_default_on_small_boards_only(capsys):
     (["--board", "3x3", "--goal", "0 1 2 3 4 5 6 7 7"], "goal: tile 7 appears twice and tile 8 is missing"),
     (["--board", "3x3", "--count", 0], "'0' must be positive"),
     (["--board", "3x3", "--count", "many"], "'many' is not an integer"),
-    (["--board", "3x3", "--walk", -1], "a random walk has 0 or more moves, not -1"),
+    (["--board", "3x3", "--walk", -1], "'-1' must be positive"),
+    (["--board", "3x3", "--walk", 0], "'0' must be positive"),  # as compare-heuristics --walk
     (["--board", "3x3", "--seed", -1], "the seed must be 0 or more, not -1"),
-    (["--board", "4x4", "--solve"], "optimal lengths are computed for boards of at most 12 cells, not 4x4"),
+    (["--board", "4x4", "--solve", "on"], "optimal lengths are computed for boards of at most 12 cells, not 4x4"),
     (["--board", "3x3", "--out", ""], "--out needs a file name"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(capsys, tmp_path, monkeypatch, argv, message):

@@ -58,13 +58,6 @@ class Option:
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
-    def asks_nothing(self, value) -> bool:
-        """Whether `value` leaves a search as it is without the option (None, a switch or
-        tristate off, a count at its default), so that a search that does not take it need
-        not refuse it."""
-        return value is None or (value is False and self.kind in ("switch", "tristate")) or \
-            (self.kind == "count" and value == self.default)
-
 
 NODE_LIMIT = Option("node_limit", "count", "give up after this many nodes: expanded by the depth-first searches, "
                     "stored by those that keep every state, held (stored, and the layer being built) by the beam "
@@ -161,15 +154,14 @@ def takers(name: str) -> list[str]:
 
 
 def given_options(search: Search, options: dict) -> dict:
-    """The options of `options` that ask `search` for something: those it takes that are not
-    None, and those it does not take that ask for anything (`Option.asks_nothing`), which
-    `checked_options` refuses."""
+    """The options of `options` that are given: all but those that are None (not given), which
+    `checked_options` refuses where `search` does not take them, whatever their value (a
+    value equal to a default, or off, is still a request the search cannot honour)."""
     known = all_options()
     for name in options:
         if name not in known:
             raise TypeError(f"unknown search option {name!r}")
-    return {name: value for name, value in options.items()
-            if value is not None and (search.takes(name) or not known[name].asks_nothing(value))}
+    return {name: value for name, value in options.items() if value is not None}
 
 
 def checked_options(search: Search, given: dict) -> dict:
