@@ -15,12 +15,12 @@ from pathlib import Path
 
 from pdb_build.abstraction import AbstractSpace, abstract_space
 from pdb_build.bfs import BuiltTable, build_table, check_memory, size_text, work_bytes
-from pdb_build.compress import NONE, Compression
+from pdb_build.compress import NONE, Compression, parse_compression
 from pdb_build.partitions import Partition
 from pdb_build.ranking import check_pattern_size, n_placements
 from pdb_build.store import (
-    ADDITIVE, DEFAULT_CODEC, ZERO_AWARE, PatternDatabase, build_facts, check_codec, check_target, load_partition,
-    write_partition,
+    ADDITIVE, DEFAULT_CODEC, PLAIN, ZERO_AWARE, PatternDatabase, build_facts, check_codec, check_target,
+    default_file_name, load_partition, write_partition,
 )
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
@@ -126,6 +126,23 @@ def check_disk_space(path: Path, needed: int) -> None:
     room = free if limit == resource.RLIM_INFINITY else min(free, limit)
     if needed + (1 << 20) > room:
         raise InputError(f"cannot write {path}: it needs up to {size_text(needed)} but only {size_text(room)} can be written there")
+
+
+def built_file(puzzle: Puzzle, partition: Partition, folder: str | Path, *, table_kind: str = PLAIN,
+               form: str = "none", progress: bool = False) -> Path:
+    """The file of `partition` for `puzzle` in `folder` (default_file_name), of `table_kind`
+    ("plain" or "zero-aware") and encoded as `form` (compress.parse_compression's text), built
+    first where it is missing, or encoded from the unencoded file (itself built if missing)."""
+    compression = parse_compression(form)
+    path = Path(folder) / default_file_name(puzzle, partition, table_kind=table_kind, compression=compression)
+    if path.exists():
+        return path
+    if form == "none":
+        build_pdb_file(plan_build(puzzle, partition, zero_aware=table_kind == ZERO_AWARE), path, progress=progress)
+    else:
+        encode_pdb_file(built_file(puzzle, partition, folder, table_kind=table_kind, progress=progress), path,
+                        compression)
+    return path
 
 
 def load_or_build(

@@ -22,10 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pdb_build.build import build_pdb_file, encode_pdb_file, plan_build
-from pdb_build.compress import parse_compression
+from pdb_build.build import built_file
 from pdb_build.partitions import preset
-from pdb_build.store import PLAIN, ZERO_AWARE, default_file_name, load_partition
+from pdb_build.store import PLAIN, ZERO_AWARE, load_partition
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.cli_support import run_guarded
@@ -42,34 +41,6 @@ ENCODINGS = [(PLAIN, "none"), (PLAIN, "min:2"), (PLAIN, "min:4"), (PLAIN, "nibbl
 def resident_bytes() -> int:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def pdb_file(puzzle, partition, kind: str, form: str) -> Path:
-    """The file of `kind` encoded as `form`, built or encoded first if missing."""
-    compression = parse_compression(form)
-    path = FOLDER / default_file_name(puzzle, partition, table_kind=kind, compression=compression)
-    if path.exists():
-        return path
-    if form == "none":
-        plan = plan_build(puzzle, partition, zero_aware=kind == ZERO_AWARE)
-        build_pdb_file(plan, path, progress=sys.stderr.isatty())
-    else:
-        encode_pdb_file(pdb_file(puzzle, partition, kind, "none"), path, compression)
-    return path
-
-
-def reflected_max_spec(puzzle, partitions, kind: str) -> str:
-    """The heuristic spec of the maximum over `partitions`, each partition's tables of `kind`
-    read with the reflected lookup; missing tables are built first (their build time printed)."""
-    lookups = []
-    for partition in partitions:
-        missing = not (FOLDER / default_file_name(puzzle, partition, table_kind=kind)).exists()
-        began = time.perf_counter()
-        path = pdb_file(puzzle, partition, kind, "none")
-        if missing:
-            print(f"built {path} in {time.perf_counter() - began:.1f} s", flush=True)
-        lookups.append(f"pdb:{path}+reflect")
-    return lookups[0] if len(lookups) == 1 else f"max({', '.join(lookups)})"
 
 
 def measure(puzzle, instances, path: Path, states: np.ndarray, jobs: int) -> dict:
@@ -121,7 +92,7 @@ def main() -> int:
         if args.only and name not in args.only:
             continue
         try:
-            row = {"tables": name, **measure(puzzle, instances, pdb_file(puzzle, partition, kind, form), states,
+            row = {"tables": name, **measure(puzzle, instances, built_file(puzzle, partition, FOLDER, table_kind=kind, form=form), states,
                                               args.jobs)}
             failed |= not row["all_optimal"] or row["korf100_solved"] != len(instances)
         except InputError as error:

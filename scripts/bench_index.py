@@ -20,9 +20,8 @@ from collections import deque
 
 import numpy as np
 
-from solvers.moves import slide
 from solvers.puzzle import Puzzle, parse_board
-from solvers.search.node_store import EMPTY, _slot_of, find, new_index, pack, packing
+from solvers.search.node_store import EMPTY, slot_of, find, new_index, pack, packing
 
 
 def breadth_first_states(puzzle: Puzzle, count: int) -> np.ndarray:
@@ -52,7 +51,7 @@ def spread(puzzle: Puzzle, states: np.ndarray) -> tuple[int, float, float]:
     for row, state in enumerate(states):
         pack(state, bits, per_word, codes, row)
     slots = new_index(len(states))
-    first = np.array([_slot_of(codes, row, slots) for row in range(len(states))])
+    first = np.array([slot_of(codes, row, slots) for row in range(len(states))])
     probes = 0
     for row in range(len(states)):
         node, slot = find(slots, codes, codes, row)

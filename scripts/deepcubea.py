@@ -24,14 +24,12 @@ import os
 import sys
 from pathlib import Path
 
-from bench_compression import reflected_max_spec
-
 from pdb_build.partitions import preset
 from pdb_build.store import PLAIN, ZERO_AWARE
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
-from solvers.benchmark_points import (NO_PLOT_NOTE, Series, mean_or_blank, plot_length_against_seconds,
-                                     read_rows)
+from solvers.benchmark_points import (NO_PLOT_NOTE, Series, mean_or_blank, plot_length_against_seconds, read_rows,
+                                     reflected_max_spec)
 from solvers.cli_support import OneLineParser, positive, run_guarded
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
@@ -123,7 +121,7 @@ def _heuristic_spec(puzzle, args, default_partitions: str) -> tuple[str, str]:
         return args.heuristic, "custom"
     kind = ZERO_AWARE if args.zero_aware else PLAIN
     names = [name.strip() for name in (args.partitions or default_partitions).split(",")]
-    spec = reflected_max_spec(puzzle, [preset(puzzle, name) for name in names], kind)
+    spec = reflected_max_spec(puzzle, [preset(puzzle, name) for name in names], kind, ROOT / "data" / "pdbs")
     return spec, f"{kind}-{'+'.join(names)}"
 
 

@@ -22,12 +22,11 @@ import sys
 import time
 from pathlib import Path
 
-from bench_compression import reflected_max_spec
-
 from pdb_build.partitions import catalogue, preset
 from pdb_build.store import PLAIN, ZERO_AWARE
 from solvers.atomic import write_csv
 from solvers.batch import solve_batch
+from solvers.benchmark_points import reflected_max_spec
 from solvers.cli_support import run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances, published_counts
@@ -97,7 +96,7 @@ def configured_spec(puzzle, args) -> tuple[str, str]:
     data/pdbs/, their build time printed). The name is the table kind, then the partitions
     unless they are the default 6-6-6-6 (e.g. "zero-aware", "plain-small")."""
     kind = ZERO_AWARE if args.zero_aware else PLAIN
-    spec = reflected_max_spec(puzzle, _partitions(puzzle, args.partitions), kind)
+    spec = reflected_max_spec(puzzle, _partitions(puzzle, args.partitions), kind, ROOT / "data" / "pdbs")
     named = "" if args.partitions == "6-6-6-6" else "-" + args.partitions.replace("catalogue:", "").replace(",", "+")
     return spec, kind + named
 

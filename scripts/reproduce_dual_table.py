@@ -22,8 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_compression import pdb_file
-
+from pdb_build.build import built_file
 from pdb_build.partitions import preset
 from pdb_build.store import PLAIN, ZERO_AWARE
 from solvers.atomic import write_csv
@@ -57,7 +56,7 @@ def main() -> int:
     folder = ROOT / "results" / "dual_table"
     rows, lengths, failed = [], {}, False
     for kind in (PLAIN, ZERO_AWARE) if args.zero_aware else (PLAIN,):
-        path = pdb_file(puzzle, preset(puzzle, "7-8"), kind, "none")  # built into data/pdbs/ if missing
+        path = built_file(puzzle, preset(puzzle, "7-8"), ROOT / "data" / "pdbs", table_kind=kind)  # built if missing
         for name, suffix, bpmx, published_h, published_nodes in RUNS:
             heuristic = from_spec(puzzle, f"pdb:{path}{suffix}")
             row = {"tables": kind, "lookups": name, "instances": len(instances)}

@@ -17,9 +17,12 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pdb_build.build import built_file
+from pdb_build.store import default_file_name
 from solvers.atomic import atomic_target
 from solvers.cli import TRISTATE_VALUES
 from solvers.cli_support import positive
@@ -112,6 +115,21 @@ def limits_tag(time_limit: float, node_limit: int | None = None) -> str:
     not solve_batch's): "60s", "120s-2e+07n", so that a row found under one limit is never
     resumed under another."""
     return f"{time_limit:g}s" + ("" if node_limit is None else f"-{node_limit:g}n")
+
+
+def reflected_max_spec(puzzle, partitions, table_kind: str, folder: Path) -> str:
+    """The heuristic spec of the maximum over `partitions`, each partition's tables of
+    `table_kind` in `folder` read with the reflected lookup; missing tables are built first
+    (pdb_build.build.built_file; their build time printed)."""
+    lookups = []
+    for partition in partitions:
+        began = time.perf_counter()
+        missing = not (folder / default_file_name(puzzle, partition, table_kind=table_kind)).exists()
+        path = built_file(puzzle, partition, folder, table_kind=table_kind)
+        if missing:
+            print(f"built {path} in {time.perf_counter() - began:.1f} s", flush=True)
+        lookups.append(f"pdb:{path}+reflect")
+    return lookups[0] if len(lookups) == 1 else f"max({', '.join(lookups)})"
 
 
 def read_rows(path: Path) -> dict[int, dict]:

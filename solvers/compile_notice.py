@@ -41,7 +41,9 @@ from collections.abc import Iterable, Iterator
 from numba.core import event
 from tqdm import tqdm
 
+from solvers.heuristics.kinds import compile_class
 from solvers.kernel_cache import cache_folder
+from solvers.search.registry import search_named
 
 # Estimated seconds that numba takes to compile a command's kernels from an empty cache: what
 # the line says. Measured with `python scripts/bench_compile.py --commands`: a cold run minus a
@@ -52,7 +54,7 @@ from solvers.kernel_cache import cache_folder
 # measured about the sum of its two classes.
 COMPILE_SECONDS = {
     # a search's own kernels (move pruning's machine, the search, its goal test), by family
-    # (SEARCH_FAMILIES); an uninformed search compiles no heuristic
+    # (each search's registration says its family); an uninformed search compiles no heuristic
     "search": {"depth-first": 2, "best-first": 4, "uninformed": 9},
     # what each class of term adds to a search: its kernels inlined into the search's, and its
     # evaluation alone (about EVALUATION_SHARE of it)
@@ -65,13 +67,6 @@ COMPILE_SECONDS = {
 }
 EVALUATION_SHARE = 0.1  # a heuristic's evaluation kernel against a search that inlines it
 MIN_NOTICE_SECONDS = 3  # a shorter compile goes unannounced: no one waits long enough to wonder
-SEARCH_FAMILIES = {"ida": "depth-first", "wida": "depth-first", "astar": "best-first", "wastar": "best-first",
-                   "greedy": "best-first", "anytime": "best-first", "beam": "best-first", "bulb": "best-first", "bfs": "uninformed",
-                   "iddfs": "uninformed", "dfs": "uninformed"}  # a search not named here: depth-first
-TERM_CLASSES = {"linear-conflict": "linear-conflict", "lc": "linear-conflict", "linear_conflict": "linear-conflict",
-                "walking-distance": "walking-distance", "wd": "walking-distance",
-                "walking_distance": "walking-distance", "gaschnig": "gaschnig"}  # other names: tile-cost
-
 
 def add_verbose_option(parser, quiet: bool = False) -> None:
     """--verbose, which shows the notice also where stderr is not a terminal (`quiet`: the
@@ -89,24 +84,19 @@ def shown(verbose: bool, quiet: bool = False) -> bool:
 
 def term_classes(spec: str) -> set[str]:
     """The classes of the terms of a heuristic spec (spec.py's grammar; `pdb` alone for
-    --heuristic pdb --pdb FILE), as COMPILE_SECONDS["term"] names them: "pdb dual" for PDB
-    lookups with +dual, "pdb", "user", a class of TERM_CLASSES or "tile-cost"."""
+    --heuristic pdb --pdb FILE), as COMPILE_SECONDS["term"] names them: each term's kind says
+    its own (kinds.compile_class)."""
     classes = set()
     for token in (t.strip().lower() for t in re.split(r"[(),]", spec)):
         if token in ("", "max", "sum"):
             continue
-        if token == "pdb" or token.startswith("pdb:"):
-            classes.add("pdb dual" if "+dual" in token else "pdb")
-        elif token.startswith("user:"):
-            classes.add("user")
-        else:
-            classes.add(TERM_CLASSES.get(token, "tile-cost"))
+        classes.add(compile_class("pdb:" if token == "pdb" else token))
     return classes
 
 
 def search_seconds(algorithm: str, spec: str) -> float:
     """Estimated compile seconds of the search `algorithm` with the heuristic `spec`."""
-    family = SEARCH_FAMILIES.get(algorithm, "depth-first")
+    family = search_named(algorithm).family
     seconds = COMPILE_SECONDS["search"][family]
     if family != "uninformed":
         seconds += sum(COMPILE_SECONDS["term"][c] for c in term_classes(spec))

@@ -107,8 +107,12 @@ def test_term_classes_read_the_spec_grammar():
     assert term_classes("pdb") == {"pdb"} and term_classes("user:m:f") == {"user"}
 
 
-def test_every_search_has_an_estimate():
-    for name in searches():
+def test_every_search_and_kind_has_an_estimate():
+    """Each registration names a family or class that COMPILE_SECONDS knows."""
+    from solvers.heuristics import kinds
+
+    for name, search in searches().items():
+        assert search.family in compile_notice.COMPILE_SECONDS["search"], name
         for spec in ("manhattan", "linear-conflict", "pdb:x.h5+reflect", "pdb:x.h5+reflect+dual"):
             assert search_seconds(name, spec) > 0
-    assert set(compile_notice.SEARCH_FAMILIES) == set(searches())
+    assert kinds.compile_classes() <= set(compile_notice.COMPILE_SECONDS["term"])

@@ -61,7 +61,7 @@ def test_states_that_differ_only_in_their_last_cells_spread_over_the_slots(rows,
     uniformly random hash gives (a product alone never lets the top bits move the slot)."""
     from itertools import permutations
 
-    from solvers.search.node_store import _slot_of
+    from solvers.search.node_store import slot_of
 
     puzzle = Puzzle(rows, cols)
     layout = packing(puzzle)
@@ -72,6 +72,6 @@ def test_states_that_differ_only_in_their_last_cells_spread_over_the_slots(rows,
     for row, state in enumerate(states):
         pack(state, layout.bits, layout.per_word, codes, row)
     slots = new_index(len(states))
-    distinct = len({_slot_of(codes, row, slots) for row in range(len(states))})
+    distinct = len({slot_of(codes, row, slots) for row in range(len(states))})
     m, n = slots.shape[0], len(states)
     assert distinct >= 0.97 * m * (1 - (1 - 1 / m) ** n)

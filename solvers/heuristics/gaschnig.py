@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.kinds import register_named
 from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel
 from solvers.puzzle import Puzzle
@@ -72,3 +73,4 @@ def _child(data, board, position, scratch, row, column, tile, source, target):
 
 
 register_kind(Gaschnig, _start, _child)
+register_named("gaschnig", term, "gaschnig")

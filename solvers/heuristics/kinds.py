@@ -1,30 +1,72 @@
-"""kinds.py -- the registry of heuristic kinds by name: the one place a new kind is announced.
+"""kinds.py -- the registry of heuristic kinds by name, filled by each kind's own module.
 
-`NAMED` maps each plain name of the spec grammar to a function (puzzle -> Term); `PREFIXED`
-maps each prefix (`pdb:`, `user:`) to a function (puzzle, text -> Term) that reads the rest
-of the text; `TABLE_FILE` is the function (puzzle, path, reflect -> Term) of the command-line
-options `--pdb FILE [--reflect]`. Importing a kind's module registers its kernels
-(solvers/heuristics/dispatch.py).
+A kind's module ends with its announcement: `register_named(name, build, compile_class,
+aliases)` for a plain name of the spec grammar (build: puzzle -> Term), or
+`register_prefixed(prefix, build, compile_class)` for a prefix such as `pdb:` or `user:`
+(build: puzzle, text -> Term, reading the rest of the text). `compile_class` says which of
+compile_notice.COMPILE_SECONDS["term"] estimates the seconds its kernels take to compile: a
+name, or for a prefix a function of the spec's text (PDB lookups with `+dual` compile longer).
+KIND_MODULES lists the modules, one line each, imported when this module is; importing a
+kind's module also registers its kernels (solvers/heuristics/dispatch.py). TABLE_FILE is the
+function (puzzle, path, reflect -> Term) of the command-line options `--pdb FILE [--reflect]`.
+
+So a new kind touches its module, one line of KIND_MODULES and its tests.
 """
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
+from importlib import import_module
 
-from solvers.heuristics import gaschnig, linear_conflict, pdb_terms, tile_cost, user_function, walking_distance
+NAMED: dict[str, Callable] = {}
+ALIASES: dict[str, str] = {}
+PREFIXED: dict[str, Callable] = {}
+_COMPILE_CLASSES: dict[str, str | Callable[[str], str]] = {}  # by name or prefix
+DEFAULT_COMPILE_CLASS = "tile-cost"  # a token no kind claims: the spec fails to parse anyway
 
-NAMED = {
-    "zero": partial(tile_cost.term, name="zero"),
-    "hamming": partial(tile_cost.term, name="hamming"),
-    "manhattan": partial(tile_cost.term, name="manhattan"),
-    "linear-conflict": linear_conflict.term,
-    "walking-distance": walking_distance.term,
-    "gaschnig": gaschnig.term,
-}
-ALIASES = {"none": "zero", "md": "manhattan", "lc": "linear-conflict", "linear_conflict": "linear-conflict",
-           "wd": "walking-distance", "walking_distance": "walking-distance"}
-PREFIXED = {
-    pdb_terms.PREFIX: pdb_terms.term_from_spec,
-    user_function.PREFIX: user_function.term_from_spec,
-}
-TABLE_FILE = pdb_terms.path_term
+KIND_MODULES = (
+    "solvers.heuristics.tile_cost",
+    "solvers.heuristics.linear_conflict",
+    "solvers.heuristics.walking_distance",
+    "solvers.heuristics.gaschnig",
+    "solvers.heuristics.pdb_terms",
+    "solvers.heuristics.user_function",
+)
+
+
+def register_named(name: str, build: Callable, compile_class: str, aliases: tuple[str, ...] = ()) -> None:
+    """Announce the kind called `name` (and `aliases`), built by `build(puzzle)`."""
+    for spelling in (name, *aliases):
+        if spelling in NAMED or spelling in ALIASES:
+            raise ValueError(f"a heuristic kind named {spelling!r} is registered twice")
+    NAMED[name] = build
+    ALIASES.update(dict.fromkeys(aliases, name))
+    _COMPILE_CLASSES[name] = compile_class
+
+
+def register_prefixed(prefix: str, build: Callable, compile_class: str | Callable[[str], str]) -> None:
+    """Announce the kind of specs beginning with `prefix`, built by `build(puzzle, text)`."""
+    if prefix in PREFIXED:
+        raise ValueError(f"a heuristic kind with the prefix {prefix!r} is registered twice")
+    PREFIXED[prefix] = build
+    _COMPILE_CLASSES[prefix] = compile_class
+
+
+def compile_class(token: str) -> str:
+    """The compile class of one term of a spec (a name, an alias or a prefixed text)."""
+    for prefix in PREFIXED:
+        if token.startswith(prefix):
+            found = _COMPILE_CLASSES[prefix]
+            return found(token) if callable(found) else found
+    return _COMPILE_CLASSES.get(ALIASES.get(token, token), DEFAULT_COMPILE_CLASS)
+
+
+def compile_classes() -> set[str]:
+    """Every compile class a registered kind names (for a prefix, of its plain form)."""
+    return {found(prefix) if callable(found) else found for prefix, found in _COMPILE_CLASSES.items()}
+
+
+for _module in KIND_MODULES:
+    import_module(_module)
+
+TABLE_FILE = import_module("solvers.heuristics.pdb_terms").path_term  # the --pdb option's

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.kinds import register_named
 from solvers.heuristics.term import Term
 from solvers.heuristics.tile_cost import cost_table
 from solvers.jit import inline_kernel
@@ -119,3 +120,4 @@ def _child(data, board, position, scratch, row, column, tile, source, target):
 
 
 register_kind(LinearConflict, _start, _child)
+register_named("linear-conflict", term, "linear-conflict", aliases=("lc", "linear_conflict"))

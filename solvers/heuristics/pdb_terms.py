@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pdb_build.store import ADDITIVE, ZERO_AWARE, PatternDatabase
 from solvers.errors import InputError
+from solvers.heuristics.kinds import register_prefixed
 from solvers.heuristics.pdb_files import hold_loaded, loaded
 from solvers.heuristics.pdb_lookup import DUAL, DUAL_REFLECTED, IDENTITY, REFLECTED, Lookup, mirror_maps, term_data
 from solvers.heuristics.term import Term
@@ -215,3 +216,6 @@ def _consistent(databases: tuple[PatternDatabase, ...], lookups: tuple[Lookup, .
     nor does a dual lookup, which is 0 until the blank reaches its goal cell."""
     return all(d.table_kind == ZERO_AWARE and d.compression.merge_shift == 0 for d in databases) and not any(
         lk.view in (DUAL, DUAL_REFLECTED) for lk in lookups)
+
+
+register_prefixed(PREFIX, term_from_spec, lambda text: "pdb dual" if "+dual" in text else "pdb")

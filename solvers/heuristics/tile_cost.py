@@ -18,11 +18,13 @@ counts only its pattern tiles' moves and the rest count each other tile's.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
 from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.kinds import register_named
 from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel
 from solvers.puzzle import Puzzle
@@ -84,3 +86,6 @@ def _child(data, board, position, scratch, row, column, tile, source, target):
 
 
 register_kind(TileCost, _start, _child)
+register_named("zero", partial(term, name="zero"), "tile-cost", aliases=("none",))
+register_named("hamming", partial(term, name="hamming"), "tile-cost")
+register_named("manhattan", partial(term, name="manhattan"), "tile-cost", aliases=("md",))

@@ -28,6 +28,7 @@ from numba.core.registry import CPUDispatcher
 
 from solvers.errors import InputError
 from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.kinds import register_prefixed
 from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel
 from solvers.puzzle import Puzzle
@@ -120,3 +121,4 @@ def _incremental_child(data, board, position, scratch, row, column, tile, source
 
 register_kind(UserFunction, _start, _child)
 register_kind(UserIncremental, _start, _incremental_child)
+register_prefixed(PREFIX, term_from_spec, "user")

@@ -26,6 +26,7 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.heuristics.dispatch import register_kind
+from solvers.heuristics.kinds import register_named
 from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel
 from solvers.puzzle import Puzzle
@@ -173,3 +174,4 @@ def _child(data, board, position, scratch, row, column, tile, source, target):
 
 
 register_kind(WalkingDistance, _start, _child)
+register_named("walking-distance", term, "walking-distance", aliases=("wd", "walking_distance"))

@@ -163,6 +163,6 @@ def _settings(heuristic: Heuristic, options: dict) -> dict:
 
 register(Search(
     "anytime", "anytime: a BULB solution, then ever wider beams (or weighted A* from W down to 1) while time is left",
-    anytime_search, informed=True, options=(IMPROVE, WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
+    anytime_search, informed=True, family="best-first", options=(IMPROVE, WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
     setting_fields=("improve", "weight", "bpmx", "tie_break"), settings=_settings,
 ))

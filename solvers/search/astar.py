@@ -45,6 +45,6 @@ def astar(
 
 register(Search(
     "astar", "A*: best first on f = g + h with duplicate detection; optimal with an admissible heuristic", astar,
-    informed=True, options=(BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("bpmx", "tie_break"),
+    informed=True, family="best-first", options=(BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("bpmx", "tie_break"),
     settings=best_first_settings,
 ))

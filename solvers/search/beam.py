@@ -258,6 +258,6 @@ BEAM_WIDTH = Option("beam_width", "count", f"children beam and bulb keep in each
                     f"{DEFAULT_BEAM_WIDTH})", "a beam width applies", DEFAULT_BEAM_WIDTH)
 register(Search(
     "beam", "beam search: breadth first, each layer cut to the K children of least h; no bound on the length",
-    beam_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("beam_width",),
+    beam_search, informed=True, family="best-first", options=(BEAM_WIDTH, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("beam_width",),
     settings=width_setting,
 ))

@@ -192,6 +192,6 @@ def _no_path_fits(width: int, max_nodes: int) -> str:
 register(Search(
     "bulb", "BULB: beam search that backtracks over its slices of K children by limited discrepancy search; "
     "complete, no bound on the length",
-    bulb_search, informed=True, options=(BEAM_WIDTH, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("beam_width",),
+    bulb_search, informed=True, family="best-first", options=(BEAM_WIDTH, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("beam_width",),
     settings=width_setting,
 ))

@@ -39,6 +39,6 @@ def _settings(heuristic: Heuristic, options: dict) -> dict:
 
 register(Search(
     "greedy", "greedy best-first: the stored node of least h first; fast, no bound on the length", greedy_best_first,
-    informed=True, options=(BPMX, TIE_BREAK, EXPLORE, NODE_LIMIT, MEMORY, TIME_LIMIT),
+    informed=True, family="best-first", options=(BPMX, TIE_BREAK, EXPLORE, NODE_LIMIT, MEMORY, TIME_LIMIT),
     setting_fields=("bpmx", "tie_break", "explore"), settings=_settings,
 ))

@@ -73,7 +73,7 @@ def deepening_settings(heuristic: Heuristic, options: dict) -> dict:
 
 
 register(Search(
-    "ida", "IDA*: iterative deepening on f = g + h; optimal with an admissible heuristic", _run, informed=True,
+    "ida", "IDA*: iterative deepening on f = g + h; optimal with an admissible heuristic", _run, informed=True, family="depth-first",
     options=(PRUNE, FULL_LAST_ITERATION, BPMX, NODE_LIMIT, TIME_LIMIT, THREADS, EXECUTOR),
     setting_fields=("prune", "full_last_iteration", "bpmx"), settings=deepening_settings,
 ))

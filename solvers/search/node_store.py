@@ -141,7 +141,7 @@ def same_code(codes, row, others, other_row):
 
 
 @kernel
-def _slot_of(codes, row, slots):
+def slot_of(codes, row, slots):
     """The first slot to probe for codes[row]: its words folded by multiplication, then
     splitmix64's finalizer, so that every bit of the state reaches the low bits that pick the
     slot (a product alone carries bits upward only: the top cells of a one-word state would
@@ -161,7 +161,7 @@ def _slot_of(codes, row, slots):
 def find(slots, codes, keys, key_row):
     """(node whose packed state equals keys[key_row], or EMPTY; the slot where it is or would
     be inserted)."""
-    slot = _slot_of(keys, key_row, slots)
+    slot = slot_of(keys, key_row, slots)
     mask = slots.shape[0] - 1
     while slots[slot] != EMPTY:
         if same_code(codes, slots[slot], keys, key_row):
@@ -189,7 +189,7 @@ def insert(slots, codes, node, slot, n_nodes):
     bigger = np.full(2 * slots.shape[0], EMPTY, dtype=np.int32)
     mask = bigger.shape[0] - 1
     for stored in range(n_nodes):
-        at = _slot_of(codes, stored, bigger)
+        at = slot_of(codes, stored, bigger)
         while bigger[at] != EMPTY:
             at = (at + 1) & mask
         bigger[at] = stored

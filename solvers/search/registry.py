@@ -89,13 +89,16 @@ class Search:
     options of `options` that were given, others keep their defaults (`heuristic` is None for
     an uninformed search). `settings(heuristic, options)` gives, for the fields of
     `setting_fields`, what a batch row records of how it searched (options holds every one of
-    its options, defaults filled in); a resumed batch must use the same.
+    its options, defaults filled in); a resumed batch must use the same. `family` is the kind
+    of kernels it compiles, "depth-first", "best-first" or "uninformed", which the notice
+    before a first compile estimates by (compile_notice.COMPILE_SECONDS).
     """
 
     name: str
     summary: str
     run: Callable
     informed: bool
+    family: str
     options: tuple[Option, ...] = ()
     setting_fields: tuple[str, ...] = ()
     settings: Callable = field(default=lambda heuristic, options: {})

@@ -169,8 +169,8 @@ def _depth_first(puzzle, start, algorithm, depth_limit, node_limit, time_limit) 
 DEPTH_LIMIT = Option("depth_limit", "count", f"deepest solution dfs looks for (default: {DEFAULT_DEPTH_LIMIT})",
                      "a depth limit applies", DEFAULT_DEPTH_LIMIT)
 register(Search("bfs", "breadth-first search with duplicate detection (optimal; stores every state)", bfs,
-                informed=False, options=(NODE_LIMIT, MEMORY, TIME_LIMIT)))
+                informed=False, family="uninformed", options=(NODE_LIMIT, MEMORY, TIME_LIMIT)))
 register(Search("dfs", "depth-first search to a depth limit (the first solution found, not the shortest)",
-                depth_limited_dfs, informed=False, options=(DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT)))
-register(Search("iddfs", "iterative-deepening depth-first search (optimal)", iddfs, informed=False,
+                depth_limited_dfs, informed=False, family="uninformed", options=(DEPTH_LIMIT, NODE_LIMIT, TIME_LIMIT)))
+register(Search("iddfs", "iterative-deepening depth-first search (optimal)", iddfs, informed=False, family="uninformed",
                 options=(NODE_LIMIT, TIME_LIMIT)))

@@ -72,7 +72,7 @@ def weighted_best_first_settings(heuristic: Heuristic, options: dict) -> dict:
 
 register(Search(
     "wastar", "weighted A*: best first on g + W * h; a solution at most W times the shortest", weighted_astar,
-    informed=True, options=(WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
+    informed=True, family="best-first", options=(WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
     setting_fields=("weight", "bpmx", "tie_break"),
     settings=weighted_best_first_settings,
 ))

@@ -55,6 +55,6 @@ def _settings(heuristic: Heuristic, options: dict) -> dict:
 
 register(Search(
     "wida", "weighted IDA*: iterative deepening on g + W * h; a solution at most W times the shortest",
-    weighted_ida_star, informed=True, options=(WEIGHT, PRUNE, FULL_LAST_ITERATION, NODE_LIMIT, TIME_LIMIT),
+    weighted_ida_star, informed=True, family="depth-first", options=(WEIGHT, PRUNE, FULL_LAST_ITERATION, NODE_LIMIT, TIME_LIMIT),
     setting_fields=("weight", "prune", "full_last_iteration", "bpmx"), settings=_settings,
 ))
