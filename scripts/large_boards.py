@@ -65,7 +65,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROG = "large_boards.py"
 SETS = ("uniform6x6-100", "uniform7x7-100", "uniform8x8-50")
 DEFAULT_CONFIGS = ("greedy", "wastar:weight=3", "beam:beam_width=10000")
-DEFAULT_HEURISTIC = "linear-conflict"  # solve-puzzle's and solve's default (solvers/cli.py, solvers/solve.py)
+DEFAULT_HEURISTIC = "linear-conflict"  # solve-puzzle's and solve's default (solvers/commands/options.py, solvers/solve.py)
 LIMIT_OPTIONS = ("time_limit", "node_limit")  # recorded in each row (solve_batch's run_limits), not in the label
 PEAKS_FILE = "peak-memory.json"  # the peak resident MB of the run that solved each results file's rows
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from pdb_build.build import built_file
 from pdb_build.store import default_file_name
 from solvers.atomic import atomic_target
-from solvers.cli import TRISTATE_VALUES
+from solvers.commands.options import TRISTATE_VALUES
 from solvers.cli_support import positive
 from solvers.errors import InputError
 from solvers.search.registry import search_named

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from matplotlib.ticker import MaxNLocator
 
-from solvers import cli
+from solvers.commands import compare_heuristics as compare_command
 from solvers.cli import compare_heuristics_main
 from solvers.errors import InputError
 from solvers.experiments import compare, full_iteration
@@ -215,7 +215,7 @@ def test_an_error_of_the_heuristic_parser_is_passed_through_as_one_line(tmp_path
     def parser_error(puzzle, spec):
         raise InputError(f"unknown heuristic {spec!r}\n  accepted: zero, hamming, manhattan\n  closest: manhattan")
 
-    monkeypatch.setattr(cli, "from_spec", parser_error)
+    monkeypatch.setattr(compare_command, "from_spec", parser_error)
     status, out, err = _run(capsys, "--board", "3x3", "--heuristic", "manhatan", "--out", tmp_path / "r")
     assert _one_line_error(status, out, err) == ("compare-heuristics: error: unknown heuristic 'manhatan' "
                                                  "accepted: zero, hamming, manhattan closest: manhattan\n")

@@ -54,8 +54,8 @@ def assert_refused_before_search(path: Path, folder: Path, *, puzzle=HARD_8, ext
 
     heuristic = ["--heuristic", "pdb", "--pdb", str(path)] if how == "--pdb" else ["--heuristic", how.format(path=path)]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("solvers.cli.solve", no_search)
-        patch.setattr("solvers.cli.solve_batch", no_search)
+        patch.setattr("solvers.commands.solve_puzzle.solve", no_search)
+        patch.setattr("solvers.commands.solve_batch.solve_batch", no_search)
         status, out, err = call(solve_puzzle_main, [puzzle, *heuristic, *extra])
         line = assert_one_line_error(status, out, err, "solve-puzzle")
         assert str(path) in line, line

@@ -10,15 +10,15 @@ PRODUCT = [*ROOT.glob("solvers/**/*.py"), *ROOT.glob("pdb_build/**/*.py"), *ROOT
 
 # module prefixes a layer must not import (prefix match on dotted names)
 FORBIDDEN = {
-    "solvers/search/": ("solvers.distributed", "solvers.batch", "solvers.cli", "solvers.cli_support",
+    "solvers/search/": ("solvers.distributed", "solvers.batch", "solvers.cli", "solvers.commands", "solvers.cli_support",
                         "solvers.experiments", "solvers.solve", "distributed", "dask"),
-    "solvers/heuristics/": ("solvers.search", "solvers.distributed", "solvers.batch", "solvers.cli",
+    "solvers/heuristics/": ("solvers.search", "solvers.distributed", "solvers.batch", "solvers.cli", "solvers.commands",
                             "solvers.cli_support", "solvers.experiments", "solvers.solve"),
     "pdb_build/": ("solvers.search", "solvers.distributed", "solvers.batch", "solvers.experiments"),
 }
 WORKFLOWS = ("solvers/batch.py", "solvers/experiments.py", "solvers/solve.py", "solvers/reports.py",
              "solvers/make_instances.py", "solvers/instances.py", "solvers/distributed.py")
-COMMAND_SUPPORT = ("solvers.cli", "solvers.cli_support")
+COMMAND_SUPPORT = ("solvers.cli", "solvers.commands", "solvers.cli_support")
 
 
 def imports(path: Path) -> list[tuple[str, list[str]]]:

@@ -4,7 +4,7 @@ A search is one module that ends with its call of `register(Search(...))` (the u
 baselines share one), and one line in SEARCH_MODULES below. Everything else is derived from the registry: `solve` (solvers/solve.py)
 looks the search up and passes it the options it takes, refusing those it does not; the
 commands' option parsers and their help add every option that some search takes
-(solvers/cli.py); a batch row records each search's settings (solvers/batch.py) in the
+(solvers/commands/options.py); a batch row records each search's settings (solvers/batch.py) in the
 columns `setting_fields()` lists.
 
 An option is named once, by its keyword, and shared by the searches that take it (`--prune`

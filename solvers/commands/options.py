@@ -1,0 +1,77 @@
+"""options.py -- what the commands share: the search, heuristic and algorithm options, read the registry's way."""
+
+from __future__ import annotations
+
+from solvers.cli_support import (
+    OneLineParser,
+    positive_float,
+    positive_int,
+)
+from solvers.heuristics import accepted_forms
+from solvers.search.registry import Search, all_options, informed_names
+
+TRISTATE_VALUES = {"auto": None, "on": True, "off": False}  # the values of a "tristate" option
+
+
+def add_algorithm_option(parser: OneLineParser, offered: list[Search]) -> None:
+    """--algorithm, one of the registered searches `offered`."""
+    parser.add_argument("--algorithm", default="ida", choices=[s.name for s in offered],
+                        help="search algorithm (default: ida): " + "; ".join(f"{s.name}, {s.summary}" for s in offered))
+
+
+def add_heuristic_options(parser: OneLineParser) -> None:
+    """--heuristic, --pdb and --reflect, shared by the commands that search."""
+    parser.add_argument(
+        "--heuristic",
+        default="linear-conflict",
+        help=f"heuristic for the informed searches ({', '.join(informed_names())}): {accepted_forms()}, or pdb "
+        "(with --pdb); e.g. "
+        "max(pdb:FILE+reflect, walking-distance); default: linear-conflict",
+    )
+    parser.add_argument("--pdb", action="append", metavar="FILE", help="a PDB file from build-pdb (repeat to take the max)")
+    parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
+
+
+def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple[str, ...] | None = None,
+                       without: tuple[str, ...] = ()) -> None:
+    """Add the command-line options of the searches `offered` (each option once, its help naming
+    the searches that take it when not all do): with `only`, just those, and never those of
+    `without`. Every value defaults to None: not given (`search_options`)."""
+    options = {option.name: option for search in offered for option in search.options}
+    for name, option in options.items():
+        if option.kind == "object" or (only is not None and name not in only) or name in without:
+            continue
+        taking = [search.name for search in offered if search.takes(name)]
+        help_text = option.help + ("" if len(taking) == len(offered) else f" ({', '.join(taking)})")
+        if option.kind == "switch":
+            parser.add_argument(option.flag, action="store_true", default=None, help=help_text)
+        elif option.kind == "tristate":
+            parser.add_argument(option.flag, choices=list(TRISTATE_VALUES), help=help_text)
+        elif option.kind == "choice":
+            parser.add_argument(option.flag, choices=option.choices, help=help_text)
+        else:
+            parser.add_argument(option.flag, type=positive_int if option.kind == "count" else positive_float,
+                                help=help_text)
+
+
+def search_options(args) -> dict:
+    """solve's keywords for the search options given on the command line (`add_search_options`)."""
+    given = {}
+    for name, option in all_options().items():
+        value = getattr(args, name, None)
+        if option.kind == "tristate":
+            value = TRISTATE_VALUES[value] if value is not None else None
+        if value is not None:
+            given[name] = value
+    return given
+
+
+def compiled_kernels(search: Search) -> str:
+    """What a search compiles, as the compile notice names it."""
+    return "search kernels for this heuristic" if search.informed else "search kernels"
+
+
+def cacheable_kernels(search: Search, heuristic) -> bool:
+    """Whether the kernels of `search` with `heuristic` are kept in the disk cache (not for a
+    heuristic with a user's function: Term.cacheable)."""
+    return not search.informed or all(term.cacheable for term in heuristic.terms)
