@@ -40,7 +40,7 @@ from solvers.search.beam import beam_search
 from solvers.search.best_first import AUTO, TIE_BREAK
 from solvers.search.bulb import bulb_search
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
-from solvers.search.result import GAVE_UP, SOLVED, SearchResult
+from solvers.search.result import GAVE_UP, SOLVED, SearchResult, at_limit, proved_none_shorter
 from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, integer_weights, weighted_astar, weighted_best_first_settings
 
 LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
@@ -124,7 +124,7 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
                 moment = round(time.perf_counter() - began, 6)
                 # one assignment, so that an interrupt never leaves `found` out of step with `best`
                 best, found = result, [*found, (result.length, moment)]
-            if best is None or best.length <= bound or result.optimal or _ends(result):
+            if best is None or best.length <= bound or result.optimal or at_limit(result):
                 break  # no solution to improve, nothing shorter can exist, or no time or memory left
     except KeyboardInterrupt:
         if best is None:
@@ -143,14 +143,9 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
 def _proven(result: SearchResult, shorter_than: int | None) -> int:
     """The lower bound on the shortest length that a run proved: its own, or `shorter_than`
     when it searched its whole pruned space without a solution."""
-    if result.status == GAVE_UP and shorter_than is not None and result.reason.startswith("no solution shorter"):
+    if shorter_than is not None and proved_none_shorter(result):
         return shorter_than
     return result.lower_bound or 0
-
-
-def _ends(result: SearchResult) -> bool:
-    """Whether a run's end leaves no run after it worth starting: out of time or of nodes."""
-    return result.status == GAVE_UP and result.reason.startswith(("time limit", "node limit"))
 
 
 IMPROVE = Option("improve", "choice", "how the anytime search improves on its first solution: beams (ever wider "

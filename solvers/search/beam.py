@@ -32,7 +32,8 @@ from solvers.search.node_store import (
 )
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
-    SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
+    SearchResult, checked_start, moves_to_text, node_limit_reason, search_result, time_limit_reason,
+    unsolvable_result, verified,
 )
 
 DEFAULT_BEAM_WIDTH = 1000
@@ -212,7 +213,7 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
     if outcome == EXHAUSTED:
         reason = exhausted(width, max_nodes)
     else:
-        reason = f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} held nodes reached"
+        reason = time_limit_reason(time_limit) if late else node_limit_reason(max_nodes, "held nodes")
     result = search_result(
         algorithm,
         heuristic.name,

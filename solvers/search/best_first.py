@@ -56,8 +56,10 @@ from solvers.search.registry import Option
 from solvers.search.type_buckets import BYTES_PER_NODE as TYPE_BYTES_PER_NODE, add_member, draw_member, new_types, \
     type_key
 from solvers.search.xorshift import RANDOM_SEED, random_bits
-from solvers.search.result import SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, \
-    verified
+from solvers.search.result import (
+    SearchResult, checked_start, moves_to_text, node_limit_reason, none_shorter_reason, search_result,
+    time_limit_reason, unsolvable_result, verified,
+)
 
 NO_PRUNING = np.iinfo(np.int64).max
 H_LIMIT = (1 << 31) - 1  # h is stored as int32; a larger value counts as this one
@@ -364,11 +366,10 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     solution = moves_to_text(moves) if outcome == FOUND else None
     proves_open = weights[0] == weights[1] or reopen
     if outcome == EXHAUSTED:
-        reason = f"no solution shorter than {prune_at} moves exists" if prune_at is not None else \
+        reason = none_shorter_reason(prune_at) if prune_at is not None else \
             "every reachable state was expanded without reaching the goal"
     else:
-        reason = f"time limit of {time_limit:g} s reached" if late else \
-            f"node limit of {max_nodes:,} stored nodes reached"
+        reason = time_limit_reason(time_limit) if late else node_limit_reason(max_nodes, "stored nodes")
     result = search_result(
         algorithm,
         heuristic.name,

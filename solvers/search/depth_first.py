@@ -32,7 +32,9 @@ from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 from solvers.search.interrupt import interruptible, start_timer
 from solvers.search.move_pruning import PRUNED, automaton
-from solvers.search.result import Iteration, SearchResult, moves_to_text, search_result
+from solvers.search.result import (
+    Iteration, SearchResult, moves_to_text, node_limit_reason, search_result, time_limit_reason,
+)
 
 EXHAUSTED, FOUND, LIMIT_REACHED = 0, 1, 2
 NO_BOUND = np.iinfo(np.int64).max
@@ -390,7 +392,7 @@ def _deepen(puzzle: Puzzle, heuristic: Heuristic, board: np.ndarray, stop: np.nd
     while solution is None:
         budget = node_limit - int(totals[0]) if node_limit else 0
         if node_limit and budget <= 0:
-            reason = f"node limit of {node_limit:,} expanded nodes reached"
+            reason = node_limit_reason(node_limit, "expanded nodes")
             break
         if only_bound is None:
             # the passes before ruled out every path whose f stays below the bound, and a
@@ -403,10 +405,10 @@ def _deepen(puzzle: Puzzle, heuristic: Heuristic, board: np.ndarray, stop: np.nd
             solution = moves_to_text(done.moves)
             break
         if stop[0]:
-            reason = f"time limit of {time_limit:g} s reached"
+            reason = time_limit_reason(time_limit)
             break
         if done.outcome == LIMIT_REACHED:
-            reason = f"node limit of {node_limit:,} expanded nodes reached"
+            reason = node_limit_reason(node_limit, "expanded nodes")
             break
         if only_bound is not None or done.next_bound == NO_BOUND:
             reason = f"no solution within {bound} moves"

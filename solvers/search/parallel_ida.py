@@ -39,12 +39,7 @@ from solvers.search.depth_first import (
 from solvers.search.interrupt import start_timer
 from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNED, automaton, tree_counts
 from solvers.search.result import (
-    checked_start,
-    Iteration,
-    SearchResult,
-    moves_to_text,
-    search_result,
-    unsolvable_result,
+    Iteration, SearchResult, checked_start, moves_to_text, search_result, time_limit_reason, unsolvable_result,
     verified,
 )
 
@@ -174,7 +169,7 @@ def parallel_ida_star(
 
 
 def _why_stopped(time_limit: float | None) -> str:
-    return "a subtree was stopped" if time_limit is None else f"time limit of {time_limit:g} s reached"
+    return "a subtree was stopped" if time_limit is None else time_limit_reason(time_limit)
 
 
 def task_groups(order: list[int], predicted: np.ndarray, min_nodes: int, min_groups: int = 1) -> list[list[int]]:

@@ -92,6 +92,34 @@ class SearchResult:
         return record
 
 
+# Why a search gave up, in the words every search uses: the anytime search reads them back
+# (at_limit, proved_none_shorter), so they are written here only.
+TIME_LIMIT_REASON, NODE_LIMIT_REASON, NONE_SHORTER_REASON = "time limit", "node limit", "no solution shorter"
+
+
+def time_limit_reason(time_limit: float) -> str:
+    return f"{TIME_LIMIT_REASON} of {time_limit:g} s reached"
+
+
+def node_limit_reason(node_limit: int, counted: str) -> str:
+    """The node limit reached, naming what it counts ("expanded", "stored", "held" nodes)."""
+    return f"{NODE_LIMIT_REASON} of {node_limit:,} {counted} reached"
+
+
+def none_shorter_reason(length: int) -> str:
+    return f"{NONE_SHORTER_REASON} than {length} moves exists"
+
+
+def at_limit(result: SearchResult) -> bool:
+    """Whether `result` gave up at its time or node limit."""
+    return result.status == GAVE_UP and result.reason.startswith((TIME_LIMIT_REASON, NODE_LIMIT_REASON))
+
+
+def proved_none_shorter(result: SearchResult) -> bool:
+    """Whether `result` gave up having proved that no solution is shorter than its bound."""
+    return result.status == GAVE_UP and result.reason.startswith(NONE_SHORTER_REASON)
+
+
 def moves_to_text(move_codes: np.ndarray) -> str:
     """Move codes 0..3 as a U/D/L/R string."""
     return "".join(MOVE_LETTERS[int(code)] for code in move_codes)

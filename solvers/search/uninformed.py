@@ -25,7 +25,8 @@ from solvers.search.node_store import (
 )
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
-    SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified,
+    SearchResult, checked_start, moves_to_text, node_limit_reason, search_result, time_limit_reason,
+    unsolvable_result, verified,
 )
 
 DEFAULT_NODE_LIMIT = 500_000_000
@@ -121,7 +122,7 @@ def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | 
         nodes_generated=generated,
         seconds=time.perf_counter() - began,
         initial_h=0,
-        reason=f"time limit of {time_limit:g} s reached" if late else f"node limit of {max_nodes:,} stored states reached",
+        reason=time_limit_reason(time_limit) if late else node_limit_reason(max_nodes, "stored states"),
     )
     return verified(puzzle, start, result)
 
