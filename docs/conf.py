@@ -6,6 +6,7 @@ MyST-NB executes the tutorials as notebooks during the build, and `-W` with nitp
 references turns every broken internal link or reference into a failed build.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -25,6 +26,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.viewcode",
     "sphinxarg.ext",
+    "sphinx-mathjax-offline",  # MathJax copied into the site, not fetched: the site reads offline
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "**.ipynb_checkpoints"]
@@ -61,3 +63,21 @@ html_theme_options = {
 }
 html_static_path = []
 autodoc_inherit_docstrings = False
+
+
+# Read offline (a cluster node, a train): no page may load a script, a style sheet or a font
+# from the network. Checked on every page the build writes; one that would fails the build.
+REMOTE_ASSET = re.compile(r"""<(?:script|link|img)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""", re.IGNORECASE)
+
+
+def _refuse_remote_assets(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    remote = [page.relative_to(app.outdir).as_posix() for page in Path(app.outdir).rglob("*.html")
+              if REMOTE_ASSET.search(page.read_text(encoding="utf-8"))]
+    if remote:
+        raise RuntimeError(f"pages that load assets from the network: {', '.join(sorted(remote)[:10])}")
+
+
+def setup(app):
+    app.connect("build-finished", _refuse_remote_assets)
