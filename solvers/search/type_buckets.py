@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from solvers.jit import kernel
+from solvers.search.node_store import grown
 from solvers.search.xorshift import random_bits
 
 KEY, START, SIZE, CAPACITY, LISTED_AT = range(5)
@@ -85,21 +86,13 @@ def _rehashed(table, buckets, n_buckets):
 
 
 @kernel
-def _grown(array, size):
-    """`array` copied into one with `size` rows (size >= its rows)."""
-    larger = np.empty((size,) + array.shape[1:], dtype=array.dtype)
-    larger[:array.shape[0]] = array
-    return larger
-
-
-@kernel
 def _new_bucket(types, key, slot):
     """`types` with a new empty bucket of `key` at table slot `slot`; (types, the bucket)."""
     table, buckets, listed, members, counts = types
     bucket = counts[N_BUCKETS]
     if bucket == buckets.shape[0]:
-        buckets = _grown(buckets, 2 * bucket)
-        listed = _grown(listed, 2 * bucket)
+        buckets = grown(buckets, 2 * bucket)
+        listed = grown(listed, 2 * bucket)
     table[slot] = bucket + 1
     counts[N_BUCKETS] += 1
     buckets[bucket, KEY] = key
@@ -122,7 +115,7 @@ def _room_in(types, bucket):
     capacity = max(FIRST_SEGMENT, 2 * capacity)
     used = counts[MEMBERS_USED]
     if used + capacity > members.shape[0]:
-        members = _grown(members, max(2 * members.shape[0], used + capacity))
+        members = grown(members, max(2 * members.shape[0], used + capacity))
     start = buckets[bucket, START]
     members[used:used + size] = members[start:start + size]
     buckets[bucket, START] = used
