@@ -263,3 +263,34 @@ def test_the_twin_itself_finds_exact_lengths_as_astar(two_by_four_distances):
         moves, *_ = naive_best_first(state, STANDARD_2X4, 2, 4, lambda s: manhattan(s, STANDARD_2X4, 4), (1, 1),
                                      False, "fifo")
         assert len(moves) == shortest
+
+
+def test_the_type_buckets_draw_as_the_naive_buckets_through_every_growth():
+    """From the smallest table (2 slots, room for 1 member), adds, re-adds under a new g and
+    draws follow NaiveTypes exactly: every rehash, bucket growth and segment move included."""
+    from solvers.search.type_buckets import add_member, draw_member, new_types, type_key
+
+    rng = random.Random(5)
+    size = 5000
+    closed = np.zeros(size, dtype=np.bool_)
+    g, h = np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.int32)
+    types, naive = new_types(2, 1), NaiveTypes()
+    state, naive_state, nodes = np.uint64(RANDOM_SEED), RANDOM_SEED, 0
+    for _ in range(20_000):
+        if rng.random() < 0.6 and nodes < size:
+            node, nodes = nodes, nodes + 1
+            g[node], h[node] = rng.randrange(40), rng.randrange(60)
+        elif rng.random() < 0.2 and nodes:
+            node = rng.randrange(nodes)
+            g[node] = rng.randrange(40)
+        else:
+            drawn, state = draw_member(types, np.uint64(state), closed, g, h)
+            expected, naive_state = naive.draw(
+                naive_state, lambda n, key: not closed[n] and (int(g[n]), int(h[n])) == key)
+            assert (drawn, int(state)) == (expected, naive_state)
+            if drawn >= 0:
+                closed[drawn] = True
+            continue
+        types = add_member(types, node, type_key(g[node], h[node]))
+        naive.add(node, (int(g[node]), int(h[node])))
+    assert nodes == size and len(naive.members) > 500  # types: the table grew far past its first size
