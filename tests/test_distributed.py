@@ -87,15 +87,23 @@ def test_a_batch_on_the_cluster_equals_the_single_process_batch(client, eight, t
     assert _rows(tmp_path / "cluster-none.csv")[0]["prune"] == "none"
 
 
-def test_a_batch_of_one_instance_spreads_its_subtrees_over_the_cluster(client, eight, tmp_path):
+def test_a_batch_of_one_instance_spreads_its_subtrees_over_the_cluster_when_asked(client, eight, tmp_path):
+    """With split_last the instance's subtrees go to the cluster and the row says on how many
+    threads; without it the instance is one task, and its row that of a single process."""
     instances_file, pdb = eight
     puzzle, instances = load_instances(instances_file)
     hardest = max(instances, key=lambda i: i.optimal)
+    heuristic = from_spec(puzzle, f"pdb:{pdb}")
     with get_task_stream(client) as stream:
-        summary = solve_batch(puzzle, [hardest], from_spec(puzzle, f"pdb:{pdb}"), tmp_path / "one.csv", client=client)
+        summary = solve_batch(puzzle, [hardest], heuristic, tmp_path / "one.csv", client=client, split_last=True)
     assert summary.n_solved == 1 and summary.mismatches == ()
     assert sum(1 for task in stream.data if str(task["key"]).startswith("_subtrees")) > 2
-    assert _rows(tmp_path / "one.csv")[0]["length"] == str(hardest.optimal)
+    row = _rows(tmp_path / "one.csv")[0]
+    assert row["length"] == str(hardest.optimal) and int(row["threads"]) > 1
+    solve_batch(puzzle, [hardest], heuristic, tmp_path / "whole.csv", client=client)
+    solve_batch(puzzle, [hardest], heuristic, tmp_path / "local.csv")
+    assert _rows(tmp_path / "whole.csv") == _rows(tmp_path / "local.csv")
+    assert _rows(tmp_path / "whole.csv")[0]["threads"] == "1"
 
 
 def test_workers_load_a_pdb_file_once_and_keep_it(client, eight):
