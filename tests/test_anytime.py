@@ -29,18 +29,18 @@ def test_the_runs_start_narrow_and_widen_or_lower_the_weight():
 
 @pytest.mark.parametrize("improve", ["beams", "weights"])
 def test_given_time_it_reaches_and_proves_the_shortest_length_on_the_2x4_states(improve):
-    """Every tenth 2x4 state, in order: the beams become breadth-first search, the weights A*."""
+    """Every thirtieth 2x4 state, in order: the beams become breadth-first search, the weights A*."""
     puzzle = Puzzle(2, 4, STANDARD_2X4)
     manhattan = baseline(puzzle, "manhattan")
     improved = 0
-    for state, shortest in sorted(distances(2, 4, STANDARD_2X4).items())[::10]:
+    for state, shortest in sorted(distances(2, 4, STANDARD_2X4).items())[::30]:
         result = solve(puzzle, np.array(state, dtype=np.uint8), "anytime", manhattan, weight=5.0, improve=improve)
         assert (result.length, result.optimal, result.lower_bound) == (shortest, True, shortest), state
         lengths = [length for length, _ in result.found]
         assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths)
         assert lengths[-1] == shortest
         improved += len(lengths) > 1
-    assert improved > 10  # the first, narrow run is often longer
+    assert improved > 5  # the first, narrow run is often longer
 
 
 @pytest.mark.parametrize("time_limit", [1e-4, 0.05])
