@@ -1,8 +1,9 @@
 """anytime.py -- anytime search: a first solution by BULB, then ever wider beams or restarting weighted A* while time is left.
 
-The first run is BULB (bulb.py) with slices of FIRST_WIDTH nodes: a narrow beam search that
-backtracks where its beam dies out, so it answers quickly on every solvable state of every
-board the toolkit holds. The runs after it improve on that solution in one of two ways
+The first run is BULB (bulb.py) with slices of FIRST_WIDTH nodes: a beam search that
+backtracks where its beam dies out, so it answers on every solvable state of every board the
+toolkit holds (within seconds on uniformly random 6x6 and 7x7 states; not always within a
+minute on 8x8). The runs after it improve on that solution in one of two ways
 (`improve`):
 
 - "beams" (the default): beam search (beam.py) with a width IMPROVE_FACTOR times the last,
@@ -44,8 +45,12 @@ from solvers.search.result import GAVE_UP, SOLVED, SearchResult, at_limit, prove
 from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, integer_weights, weighted_astar, weighted_best_first_settings
 
 LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
-FIRST_WIDTH = 100  # BULB's slices in the first run: narrow enough to answer in about a second on 7x7
-FIRST_BEAM_WIDTH = 1000
+# BULB's slices in the first run: 100 took up to 14.8 s on uniformly random 7x7 states and gave
+# first solutions of thousands of moves on 8x8; 1000 never took more than 2.3 s on 6x6 or 7x7
+# (BENCHMARKS.md, "Large boards"). Its first probe is the beam of that width, so the beams after
+# it start one step wider.
+FIRST_WIDTH = 1000
+FIRST_BEAM_WIDTH = 4000
 IMPROVE_FACTOR = 4  # each beam this many times wider than the last
 IMPROVEMENTS = ("beams", "weights")
 FIRST_RUN = ("bulb", FIRST_WIDTH)
