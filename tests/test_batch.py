@@ -342,7 +342,8 @@ def test_batches_in_two_threads_of_one_process_keep_their_own_heuristics(instanc
 def test_rows_hold_what_the_search_proved_and_when_it_found_its_solutions(instance_file, tmp_path):
     """A weighted search's rows carry its result's lower bound and suboptimality (the known
     length lies between them); an optimal search's prove its lengths; the times of the first
-    and the reported solution come in order within the search's seconds."""
+    and the reported solution come in order within the search's seconds (they differ where the
+    anytime search improves: tests/test_anytime.py)."""
     puzzle, instances = load_instances(instance_file)
     weighted = solve_batch(puzzle, instances[:8], "manhattan", tmp_path / "wastar.csv", algorithm="wastar", weight=2.0)
     optimal = solve_batch(puzzle, instances[:8], "manhattan", tmp_path / "ida.csv")
@@ -358,7 +359,6 @@ def test_rows_hold_what_the_search_proved_and_when_it_found_its_solutions(instan
         assert row["first_seconds"] == row["found_seconds"] == row["seconds"]
     for row in rows["wastar"] + rows["ida"] + rows["anytime"]:
         assert float(row["first_seconds"]) <= float(row["found_seconds"]) <= float(row["seconds"])
-    assert any(float(r["first_seconds"]) < float(r["found_seconds"]) for r in rows["anytime"])
     assert len(optimal.lines()) == 2 and anytime.n_solved == 8  # an optimal search: no suboptimality line
     ratios = [float(r["suboptimality"]) for r in rows["wastar"]]
     assert weighted.lines()[2] == (f"length / lower bound {sum(ratios) / 8:.3f} on average, at most {max(ratios):.3f}; "
