@@ -48,7 +48,7 @@ import sys
 from pathlib import Path
 
 from solvers.atomic import atomic_target, write_csv
-from solvers.batch import RUN_FIELDS, run_limits, solve_batch
+from solvers.batch import redone, run_limits, solve_batch
 from solvers.benchmark_points import (NO_PLOT_NOTE, Config, Series, config_label, limits_tag, mean_or_blank,
                                       parse_config, plot_length_against_seconds, read_rows, run_measured, slug)
 from solvers.cli_support import OneLineParser, positive, run_guarded
@@ -210,14 +210,15 @@ def _warm_up(puzzle: Puzzle, start, heuristic, config: Config) -> None:
 
 
 def _missing(out: Path, chosen, limits: dict | None) -> bool:
-    """Whether some of `chosen` have no row in `out` yet, or one recorded under other `limits`
-    (solve_batch's run_limits; None for the peer's rows, which record none): a run will solve them."""
+    """Whether some of `chosen` have no row in `out` yet, or one that the batch run under `limits`
+    (solve_batch's run_limits, with redo_other_limits as _solve_one runs it; None for the peer's
+    rows, which record none) solves again (batch.redone): a run will solve them."""
     if not out.exists():
         return True
     try:
         rows = read_rows(out)
-        return any(i.number not in rows or (limits is not None and any(rows[i.number].get(f) != limits[f]
-                                                                       for f in RUN_FIELDS)) for i in chosen)
+        return any(i.number not in rows or (limits is not None and redone(rows[i.number], limits, False, True))
+                   for i in chosen)
     except (ValueError, KeyError, OSError):
         return True
 

@@ -42,7 +42,9 @@ from solvers.search.best_first import AUTO, TIE_BREAK
 from solvers.search.bulb import bulb_search
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import GAVE_UP, SOLVED, SearchResult, at_limit, proved_none_shorter
-from solvers.search.wastar import DEFAULT_WEIGHT, WEIGHT, integer_weights, weighted_astar, weighted_best_first_settings
+from solvers.search.wastar import (
+    DEFAULT_WEIGHT, WEIGHT, WEIGHT_DENOMINATOR, integer_weights, weighted_astar, weighted_best_first_settings,
+)
 
 LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
 # BULB's slices in the first run: 100 took up to 14.8 s on uniformly random 7x7 states and gave
@@ -61,7 +63,7 @@ def weights_from(weight: float) -> list[float]:
     thousandth the searches can weigh by), then 1."""
     weights = [weight]
     while weights[-1] > 1.0:
-        following = round(1.0 + (weights[-1] - 1.0) / 2, 3)
+        following = round((1.0 + (weights[-1] - 1.0) / 2) * WEIGHT_DENOMINATOR) / WEIGHT_DENOMINATOR
         weights.append(following if following - 1.0 >= LAST_STEP else 1.0)
     return weights
 
