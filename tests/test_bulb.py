@@ -18,6 +18,7 @@ from solvers.puzzle import Puzzle
 from solvers.search.beam import beam_search
 from solvers.search.bulb import _pushed, bulb_search
 from solvers.search.node_store import EMPTY, find, new_index
+from solvers.search.result import proved_none_shorter
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
 from tests.naive import bulb_run, manhattan
@@ -160,3 +161,29 @@ def test_the_width_is_checked_shared_with_beam_and_recorded(capsys, tmp_path, ei
     solve_batch(puzzle, [Instance(i + 1, np.array(s, dtype=np.uint8), None) for i, s in enumerate(states)],
                 "manhattan", out, algorithm="bulb", beam_width=7)
     assert [row["beam_width"] for row in csv.DictReader(out.open())] == ["7", "7"]
+
+
+def test_sought_shorter_than_a_length_they_find_the_shortest_or_say_none_was_found():
+    """On 2x4 states: a bound one above the shortest length gives the shortest from breadth-first
+    beams and BULB and from BULB of width 1 (complete within the bound); a bound at the shortest
+    length gives nothing, proved by the breadth-first searches and said so by the narrow one
+    (tried where the shortest is short: its passes over every sequence of discrepancies grow
+    exponentially with the length)."""
+    puzzle = Puzzle(2, 4, STANDARD_2X4)
+    heuristic = baseline(puzzle, "manhattan")
+    exact = distances(2, 4, STANDARD_2X4)
+    for state in _sample(exact, 40, 4):
+        shortest = exact[state]
+        if shortest == 0:
+            continue
+        for search, width in ((beam_search, UNBOUNDED), (bulb_search, UNBOUNDED), (bulb_search, 1)):
+            board = np.array(state, dtype=np.uint8)
+            found = search(puzzle, board, heuristic, beam_width=width, shorter_than=shortest + 1)
+            assert found.length == shortest, (search, width, state)
+            if width == 1 and shortest > 20:
+                continue
+            none = search(puzzle, board, heuristic, beam_width=width, shorter_than=shortest)
+            assert none.status == "gave_up"
+            assert proved_none_shorter(none) == (width == UNBOUNDED), none.reason
+    with pytest.raises(InputError, match="shorter than 0 moves"):
+        beam_search(puzzle, np.array(STANDARD_2X4, dtype=np.uint8), heuristic, shorter_than=0)

@@ -123,7 +123,7 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
         lines.append("stopped    interrupted before the search ended: the best solution found so far")
     if len(result.found) > 1:
         lines.append("found      " + ", ".join(f"{length} moves at {seconds:.2f} s" for length, seconds in result.found))
-    if not result.optimal and result.lower_bound is not None:
+    if not result.optimal and result.lower_bound:  # a bound of 0 says nothing
         within = f" (this solution is at most {result.suboptimality:.3f} times the shortest)" \
             if result.suboptimality is not None else ""
         lines.append(f"bound      the shortest solution has at least {result.lower_bound} moves{within}")

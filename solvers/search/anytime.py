@@ -1,22 +1,21 @@
-"""anytime.py -- anytime search: a first solution by BULB, then ever wider beams or restarting weighted A* while time is left.
+"""anytime.py -- anytime search: a first solution by the staged solver, then ever wider beams or restarting weighted A* while time is left.
 
-The first run is BULB (bulb.py) with slices of FIRST_WIDTH nodes: a beam search that
-backtracks where its beam dies out, so it answers on every solvable state of every board the
-toolkit holds (within seconds on uniformly random 6x6 and 7x7 states; not always within a
-minute on 8x8). The runs after it improve on that solution in one of two ways
-(`improve`):
+The first run is the staged solver (staged.py): it places the tiles a line at a time, each
+step by an exact search over a few tiles, so it answers within milliseconds on every solvable
+state of every board the toolkit holds, with a long solution. The runs after it seek only
+shorter solutions than the best so far, in one of two ways (`improve`):
 
-- "beams" (the default): beam search (beam.py) with a width IMPROVE_FACTOR times the last,
-  from FIRST_BEAM_WIDTH. A wider beam costs time in proportion and finds shorter solutions; a
-  beam that cut no layer was breadth-first search, and its solution is optimal. On uniformly
-  random 6x6 and 7x7 states this gave the shortest solutions per second (BENCHMARKS.md, "Large
+- "beams" (the default): beam search (beam.py) from FIRST_BEAM_WIDTH, each IMPROVE_FACTOR
+  times wider than the last, building no layer as deep as the best length. A wider beam costs
+  time in proportion and finds shorter solutions; a beam that cut no layer was breadth-first
+  search, and its solution is optimal (or it proved that none is shorter). On uniformly random
+  6x6 and 7x7 states this gave the shortest solutions per second (BENCHMARKS.md, "Large
   boards").
 - "weights": restarting weighted A* (Richter, Thayer & Ruml 2010; wastar.py) from weight W,
   then halfway to 1 each time, then 1, each run pruned by the best length so far (a child with
-  g + h at least that length is not stored), so that every run seeks only shorter solutions.
-  A solution of length L at weight w proves the shortest at least ceil(L / w), and a run that
-  exhausts its pruned space proves (with an admissible h) that none is shorter: the way to a
-  proven optimum where A* can finish.
+  g + h at least that length is not stored, with an admissible h). A solution of length L at
+  weight w proves the shortest at least ceil(L / w), and a run that exhausts its pruned space
+  proves that none is shorter: the way to a proven optimum where A* can finish.
 
 The search ends when the time limit is reached, when the runs are used up (a beam wider than
 the node limit, or weight 1), when a run reaches the node limit, or as soon as the best
@@ -36,26 +35,25 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search import beam, best_first, bulb
+from solvers.search import beam, best_first, staged
 from solvers.search.beam import beam_search
 from solvers.search.best_first import AUTO, TIE_BREAK
-from solvers.search.bulb import bulb_search
+from solvers.search.staged import staged_search
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
-from solvers.search.result import GAVE_UP, SOLVED, SearchResult, at_limit, proved_none_shorter
+from solvers.search.result import GAVE_UP, SOLVED, SearchResult, at_limit, checked_start, proved_none_shorter
 from solvers.search.wastar import (
     DEFAULT_WEIGHT, WEIGHT, WEIGHT_DENOMINATOR, integer_weights, weighted_astar, weighted_best_first_settings,
 )
 
 LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
-# BULB's slices in the first run: 100 took up to 14.8 s on uniformly random 7x7 states and gave
-# first solutions of thousands of moves on 8x8; 1000 never took more than 2.3 s on 6x6 or 7x7
-# (BENCHMARKS.md, "Large boards"). Its first probe is the beam of that width, so the beams after
-# it start one step wider.
-FIRST_WIDTH = 1000
-FIRST_BEAM_WIDTH = 4000
+# A first run by BULB (widths 100 and 1000 tried) took up to 14.8 s on uniformly random 7x7
+# states and did not answer within a minute on some 8x8 ones; the staged solver answers on
+# every state at once (BENCHMARKS.md, "Large boards"), and the beams bounded by its length stop
+# early where they would wander.
+FIRST_BEAM_WIDTH = 1000
 IMPROVE_FACTOR = 4  # each beam this many times wider than the last
 IMPROVEMENTS = ("beams", "weights")
-FIRST_RUN = ("bulb", FIRST_WIDTH)
+FIRST_RUN = ("staged", None)
 
 
 def weights_from(weight: float) -> list[float]:
@@ -68,24 +66,27 @@ def weights_from(weight: float) -> list[float]:
     return weights
 
 
-def runs(improve: str, weight: float) -> list[tuple[str, float]]:
-    """The runs of the anytime search in order, as (search, width or weight): the first, then
+def runs(improve: str, weight: float) -> list[tuple[str, float | None]]:
+    """The runs of the anytime search in order, as (search, width or weight, None for the
+    staged solver): the first, then
     beams IMPROVE_FACTOR times wider each time (to widths no layer can reach) or the weights."""
     if improve == "weights":
         return [FIRST_RUN, *(("wastar", w) for w in weights_from(weight))]
     return [FIRST_RUN, *(("beam", FIRST_BEAM_WIDTH * IMPROVE_FACTOR ** k) for k in range(12))]
 
 
-def one_run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, run: tuple[str, float], shorter_than: int | None,
+def one_run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, run: tuple[str, float | None], shorter_than: int | None,
             *, bpmx: bool | None, tie_break: str, **limits) -> SearchResult:
-    """One run of the anytime search: BULB or beam search at the width of `run`, or weighted A*
-    at its weight seeking only solutions shorter than `shorter_than` (None: any)."""
+    """One run of the anytime search: the staged solver, or beam search at the width of `run`
+    seeking only solutions shorter than `shorter_than` (None: any), or weighted A* at its weight
+    pruned by `shorter_than` where the heuristic is admissible."""
     search, value = run
-    if search == "bulb":
-        return bulb_search(puzzle, start, heuristic, beam_width=int(value), **limits)
+    if search == "staged":
+        return staged_search(puzzle, start)
     if search == "beam":
-        return beam_search(puzzle, start, heuristic, beam_width=int(value), **limits)
-    return weighted_astar(puzzle, start, heuristic, weight=value, prune_at=shorter_than, bpmx=bpmx,
+        return beam_search(puzzle, start, heuristic, beam_width=int(value), shorter_than=shorter_than, **limits)
+    prune_at = shorter_than if heuristic.admissible else None
+    return weighted_astar(puzzle, start, heuristic, weight=value, prune_at=prune_at, bpmx=bpmx,
                           tie_break=tie_break, **limits)
 
 
@@ -105,25 +106,27 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     if improve not in IMPROVEMENTS:
         raise InputError(f"the anytime search improves by {' or '.join(IMPROVEMENTS)}, not {improve!r}")
     integer_weights(weight)  # a weight out of range or too fine is refused before any run
-    bulb.prepare(puzzle, heuristic)
+    start = checked_start(puzzle, start, heuristic)
+    staged.prepare(puzzle)
     if improve == "beams":
         beam.prepare(puzzle, heuristic)
     else:
         best_first.prepare(puzzle, heuristic, bpmx)
     began = time.perf_counter()
+    initial_h = heuristic(start)
     best: SearchResult | None = None
-    bound, found, expanded, generated = 0, [], 0, 0
+    bound, found, expanded, generated = initial_h if heuristic.admissible else 0, [], 0, 0
     result: SearchResult | None = None
     interrupted = False
     try:
         for run in runs(improve, weight):
-            # the first run has the whole limit (a limit shorter than the set-up before it still runs it)
-            left = time_limit if time_limit is None or result is None else time_limit - (time.perf_counter() - began)
-            if left is not None and left <= 0:
+            left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+            if result is not None and left is not None and left <= 0:
                 break
-            shorter_than = None if best is None or not heuristic.admissible else best.length
-            result = one_run(puzzle, start, heuristic, run, shorter_than, node_limit=node_limit, time_limit=left,
-                             memory=memory, bpmx=bpmx, tie_break=tie_break)
+            shorter_than = None if best is None else best.length
+            # the staged solver takes no limits: it answers within milliseconds in little memory
+            limits = {} if run == FIRST_RUN else {"node_limit": node_limit, "time_limit": left, "memory": memory}
+            result = one_run(puzzle, start, heuristic, run, shorter_than, bpmx=bpmx, tie_break=tie_break, **limits)
             expanded += result.nodes_expanded
             generated += result.nodes_generated
             bound = max(bound, _proven(result, shorter_than))
@@ -140,7 +143,7 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     outcome = best if best is not None else result
     proven_optimal = outcome.status == SOLVED and (outcome.optimal or (heuristic.admissible and outcome.length <= bound))
     return dataclasses.replace(
-        outcome, algorithm="anytime", nodes_expanded=expanded, nodes_generated=generated,
+        outcome, algorithm="anytime", heuristic=heuristic.name, initial_h=initial_h, nodes_expanded=expanded, nodes_generated=generated,
         seconds=time.perf_counter() - began, found=tuple(found), interrupted=interrupted, optimal=proven_optimal,
         lower_bound=(outcome.length if proven_optimal else bound) if heuristic.admissible else None,
         reason=outcome.reason if outcome.status == GAVE_UP else "",

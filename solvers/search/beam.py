@@ -32,8 +32,8 @@ from solvers.search.node_store import (
 )
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
-    SearchResult, checked_start, moves_to_text, node_limit_reason, search_result, time_limit_reason,
-    unsolvable_result, verified,
+    SearchResult, checked_start, moves_to_text, node_limit_reason, none_shorter_reason, search_result,
+    time_limit_reason, unsolvable_result, verified,
 )
 
 DEFAULT_BEAM_WIDTH = 1000
@@ -43,6 +43,7 @@ BYTES_PER_NODE = 8 + 1 + 8 + 8
 
 
 CHILDREN, FULL = 3, 4  # outcomes of layer_children besides FOUND and LIMIT_REACHED
+NO_BOUND = 2 ** 62  # the longest solution sought when any length will do
 
 
 @kernel
@@ -120,17 +121,19 @@ def layered_start(start, goal, layout, n_columns):
 
 
 @kernel
-def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout):
+def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout, max_length):
     """Beam search of width `width` from `start` (see the module docstring): each layer is
     stored in the order of h, ties in the order generated. At most `max_nodes` nodes are held,
     stored ones and the children of the layer being built together; setting stop[0] (from
-    another thread) ends it within STOP_CHECK_INTERVAL expansions.
+    another thread) ends it within STOP_CHECK_INTERVAL expansions. No layer deeper than
+    `max_length` is built: the solutions sought have at most that many moves.
 
     `layout` is the board's node_store.Packing.
 
     Returns (outcome, moves, nodes_expanded, nodes_generated, truncated): FOUND when a child is
-    the goal, EXHAUSTED when a layer has no children left, LIMIT_REACHED at the node limit or
-    on stop; `truncated` says whether some layer had more than `width` children.
+    the goal, EXHAUSTED when a layer has no children left or is at depth `max_length`,
+    LIMIT_REACHED at the node limit or on stop; `truncated` says whether some layer had more
+    than `width` children.
     """
     capacity = INITIAL_CAPACITY
     (codes, parent, move, index), goal_code, kids, work, counts = layered_start(start, goal, layout, n_columns)
@@ -139,7 +142,10 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
     n_nodes = 1
     layer_start = 0
     truncated = False
+    depth = 0
     while True:
+        if depth >= max_length:
+            return EXHAUSTED, np.empty(0, dtype=np.int8), counts[0], counts[1], truncated
         outcome, kids, n_children, moves = layer_children(layer_start, n_nodes, max_nodes, (codes, parent, move, index),
                                                           kids, goal_code, neighbours, leaves, work, layout, counts,
                                                           stop)
@@ -151,6 +157,7 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
         truncated = truncated or n_children > width
         order = np.argsort(child_h[:n_children], kind="mergesort")  # stable: ties in the order generated
         layer_start = n_nodes
+        depth += 1
         for child in order[:width]:
             if n_nodes == capacity:
                 capacity *= 2
@@ -165,10 +172,11 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
 
 def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam_width: int = DEFAULT_BEAM_WIDTH,
                 node_limit: int | None = None, time_limit: float | None = None,
-                memory: float | None = None) -> SearchResult:
+                memory: float | None = None, shorter_than: int | None = None) -> SearchResult:
     """A solution from `start` by beam search keeping `beam_width` (a whole number from 1)
     children of least h in each layer, replayed and checked; a one-line InputError for another
-    width.
+    width. With `shorter_than` (the Python API's, for the anytime search), only solutions
+    shorter than that are sought: no layer is built at that depth.
 
     Gives up (status GAVE_UP) when the beam empties, once `node_limit` nodes are held (default:
     as many as `memory` GiB hold, or a share of the memory available, node_store.memory_budget;
@@ -176,8 +184,8 @@ def beam_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
     more than `beam_width` children (the search was breadth-first); its lower bound is then the
     length, else h of the start.
     """
-    return layered_search(puzzle, start, heuristic, "beam", _beam, beam_width, (node_limit, memory, time_limit),
-                          BYTES_PER_NODE, _emptied)
+    return layered_search(puzzle, start, heuristic, "beam", _beam, beam_width,
+                          (node_limit, memory, time_limit, shorter_than), BYTES_PER_NODE, _emptied)
 
 
 def _emptied(width: int, max_nodes: int) -> str:
@@ -189,11 +197,16 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
                    limits: tuple, bytes_per_node: int, exhausted) -> SearchResult:
     """Run `compiled`, a kernel with _beam's arguments and results (beam's, BULB's), as
     `algorithm`: the width checked, the nodes it may hold sized to the memory (`limits` is
-    (node_limit, memory, time_limit); `bytes_per_node` each besides the packed state), the kernel compiled before the clock starts, the solution
-    replayed. `exhausted(width, max_nodes)` gives the reason when the kernel returns EXHAUSTED.
-    Optimal, with any heuristic, when no layer was cut."""
+    (node_limit, memory, time_limit, shorter_than); `bytes_per_node` each besides the packed
+    state), the kernel compiled before the clock starts, the solution replayed.
+    `exhausted(width, max_nodes)` gives the reason when the kernel returns EXHAUSTED without a
+    bound on the length. Optimal, with any heuristic, when no layer was cut; such a search that
+    found nothing shorter than `shorter_than` proved that nothing is."""
     check_width(beam_width)
-    node_limit, memory, time_limit = limits
+    node_limit, memory, time_limit, shorter_than = limits
+    if shorter_than is not None and (isinstance(shorter_than, bool) or not isinstance(shorter_than, numbers.Integral)
+                                     or shorter_than < 1):
+        raise InputError(f"solutions shorter than {shorter_than!r} moves cannot be sought: give a whole number from 1")
     max_nodes = node_capacity(puzzle, node_limit, bytes_per_node, algorithm, heuristic, memory)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
@@ -204,14 +217,18 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
     # no layer holds more than max_nodes nodes, so a wider beam is the same search (and this
     # width fits the kernel's integers)
     width = min(int(beam_width), max_nodes)
-    fixed = (width, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, packing(puzzle))
+    fixed = (width, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, packing(puzzle),
+             NO_BOUND if shorter_than is None else int(shorter_than) - 1)
     initial_h = heuristic(board)
     began = time.perf_counter()
     (outcome, moves, expanded, generated, truncated), late = timed(kernel, (board, max_nodes, *fixed), stop,
                                                                  time_limit)
     solution = moves_to_text(moves) if outcome == FOUND else None
-    if outcome == EXHAUSTED:
+    if outcome == EXHAUSTED and shorter_than is None:
         reason = exhausted(width, max_nodes)
+    elif outcome == EXHAUSTED:
+        reason = none_shorter_reason(shorter_than) if not truncated else \
+            f"{algorithm} found no solution shorter than {shorter_than:,} moves (a width above {width:,} may)"
     else:
         reason = time_limit_reason(time_limit) if late else node_limit_reason(max_nodes, "held nodes")
     result = search_result(
@@ -235,7 +252,7 @@ def prepared_layered(puzzle: Puzzle, heuristic: Heuristic, compiled):
     disk cache) by a search of the goal itself, so that a search's clock never counts the compile."""
     kernel = heuristic.kernel(compiled)
     kernel(puzzle.goal.copy(), 1, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
-           np.zeros(1, dtype=np.uint8), packing(puzzle))
+           np.zeros(1, dtype=np.uint8), packing(puzzle), NO_BOUND)
     return kernel
 
 

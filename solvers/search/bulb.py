@@ -99,10 +99,11 @@ def _pushed(index, used, codes, node):
 
 
 @kernel
-def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout):
+def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, layout, max_length):
     """BULB with slices of `width` children from `start` (see the module docstring), holding
     at most `max_nodes` nodes, the stack's and the children of its top layer together; setting
-    stop[0] (from another thread) ends it within STOP_CHECK_INTERVAL expansions.
+    stop[0] (from another thread) ends it within STOP_CHECK_INTERVAL expansions. A layer at
+    depth `max_length` is a dead end: the solutions sought have at most that many moves.
 
     `layout` is the board's node_store.Packing.
 
@@ -121,9 +122,12 @@ def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
         n_nodes, depth, choice, refused = 1, 0, NO_SLICE, False
         layers[0, LEFT] = budget
         while True:
-            outcome, kids, n_children, moves = layer_children(layers[depth, FIRST], n_nodes, max_nodes,
-                                                             (codes, parent, move, index), kids, goal_code,
-                                                             neighbours, leaves, work, layout, counts, stop)
+            if depth >= max_length:  # seen as a layer without children (it was never visited with any)
+                outcome, n_children = FULL, 0
+            else:
+                outcome, kids, n_children, moves = layer_children(layers[depth, FIRST], n_nodes, max_nodes,
+                                                                 (codes, parent, move, index), kids, goal_code,
+                                                                 neighbours, leaves, work, layout, counts, stop)
             if outcome == FOUND or outcome == LIMIT_REACHED:
                 return outcome, moves, counts[0], counts[1], truncated
             if choice == NO_SLICE:  # the layer's first visit in this descent
@@ -165,7 +169,7 @@ def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
 
 def bulb_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam_width: int = DEFAULT_BEAM_WIDTH,
                 node_limit: int | None = None, time_limit: float | None = None,
-                memory: float | None = None) -> SearchResult:
+                memory: float | None = None, shorter_than: int | None = None) -> SearchResult:
     """A solution from `start` by BULB with slices of `beam_width` (a whole number from 1)
     children, replayed and checked; a one-line InputError for another width.
 
@@ -173,10 +177,10 @@ def bulb_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, beam
     backtracking where they would not fit; gives up (status GAVE_UP) when no path to the goal
     fits in them, or after `time_limit` seconds. Marked optimal when no layer had more than
     `beam_width` children (the search was breadth-first); its lower bound is then the length,
-    else h of the start.
+    else h of the start. `shorter_than` bounds the length sought, as for beam search.
     """
-    return layered_search(puzzle, start, heuristic, "bulb", _bulb, beam_width, (node_limit, memory, time_limit),
-                          BYTES_PER_NODE, _no_path_fits)
+    return layered_search(puzzle, start, heuristic, "bulb", _bulb, beam_width,
+                          (node_limit, memory, time_limit, shorter_than), BYTES_PER_NODE, _no_path_fits)
 
 
 def prepare(puzzle: Puzzle, heuristic: Heuristic) -> None:

@@ -32,6 +32,7 @@ SEARCH_MODULES = (
     "solvers.search.wida",
     "solvers.search.beam",
     "solvers.search.bulb",
+    "solvers.search.staged",
     "solvers.search.uninformed",
 )
 
