@@ -157,3 +157,11 @@ def test_the_command_solves_a_7x7_state_at_once(capsys):
     assert solve_puzzle_main([" ".join(map(str, state)), "--algorithm", "staged"]) == 0
     out = capsys.readouterr().out
     assert "algorithm  staged" in out and "(not necessarily optimal)" in out and "bound" not in out
+
+
+def test_out_of_time_it_gives_up_between_steps():
+    puzzle = Puzzle(8, 8)
+    state = puzzle.random_state(np.random.default_rng(4))
+    result = solve(puzzle, state, "staged", time_limit=1e-9)
+    assert (result.status, result.reason) == ("gave_up", "time limit of 1e-09 s reached")
+    assert solve(puzzle, state, "staged", time_limit=60).status == SOLVED

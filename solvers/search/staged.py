@@ -32,8 +32,10 @@ import numpy as np
 from solvers.jit import kernel
 from solvers.puzzle import Puzzle, SolutionError
 from solvers.search.depth_first import N_DIRECTIONS
-from solvers.search.registry import Search, register
-from solvers.search.result import SearchResult, checked_start, moves_to_text, search_result, unsolvable_result, verified
+from solvers.search.registry import TIME_LIMIT, Search, register
+from solvers.search.result import (
+    SearchResult, checked_start, moves_to_text, search_result, time_limit_reason, unsolvable_result, verified,
+)
 
 ANY_CELL = -1  # the blank's target in every step but the last
 
@@ -126,15 +128,18 @@ def steps(puzzle: Puzzle) -> list[list[int]]:
     return found
 
 
-def staged_moves(puzzle: Puzzle, start: np.ndarray) -> tuple[list[int], int, int]:
+def staged_moves(puzzle: Puzzle, start: np.ndarray, deadline: float | None = None) -> tuple[list[int] | None, int, int]:
     """(the moves, as U/D/L/R codes, that take the solvable state `start` to the goal step by
-    step with their loops cut out, the abstract states the steps expanded, their children)."""
+    step with their loops cut out, the abstract states the steps expanded, their children); the
+    moves are None if time.perf_counter() passed `deadline` (None: no deadline) before a step."""
     board = np.array(start, dtype=np.uint8)
     free = np.ones(puzzle.n_cells, dtype=np.bool_)
     moves: list[int] = []
     expanded = generated = 0
     blank_target = puzzle.blank_goal_cell
     for cells in steps(puzzle):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None, expanded, generated
         tiles = [int(puzzle.goal[cell]) for cell in cells if cell != blank_target]
         pieces = [int(np.flatnonzero(board == tile)[0]) for tile in (0, *tiles)]
         # only the last step holds the blank's goal cell: the lines peeled before it avoid it
@@ -188,24 +193,26 @@ def prepare(puzzle: Puzzle) -> None:
     _placing_moves(puzzle.neighbours, free, corner, corner)
 
 
-def staged_search(puzzle: Puzzle, start: np.ndarray, heuristic=None) -> SearchResult:
+def staged_search(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, time_limit: float | None = None) -> SearchResult:
     """A solution from `start` by the staged solver (module docstring), replayed and checked;
-    UNSOLVABLE when the goal cannot be reached. Never marked optimal; its lower bound is 0.
-    `heuristic` is not used (the registry passes None)."""
+    UNSOLVABLE when the goal cannot be reached; GAVE_UP when `time_limit` seconds pass before a
+    step (each takes milliseconds). Never marked optimal; its lower bound is 0. `heuristic` is
+    not used (the registry passes None)."""
     start = checked_start(puzzle, start)
     if not puzzle.is_solvable(start):
         return unsolvable_result("staged", "zero")
     prepare(puzzle)
     began = time.perf_counter()
-    moves, expanded, generated = staged_moves(puzzle, start)
-    result = search_result("staged", "zero", moves_to_text(np.array(moves, dtype=np.int8)), optimal=False,
-                           nodes_expanded=expanded, nodes_generated=generated, seconds=time.perf_counter() - began,
-                           initial_h=0, reason="")
+    moves, expanded, generated = staged_moves(puzzle, start, None if time_limit is None else began + time_limit)
+    solution = None if moves is None else moves_to_text(np.array(moves, dtype=np.int8))
+    result = search_result("staged", "zero", solution, optimal=False, nodes_expanded=expanded,
+                           nodes_generated=generated, seconds=time.perf_counter() - began, initial_h=0,
+                           reason="" if time_limit is None else time_limit_reason(time_limit))
     return verified(puzzle, start, result)
 
 
 register(Search(
     "staged", "staged: the board solved a row or column at a time, each step by exact breadth-first search over the "
     "tiles it places; answers at once on every board, no bound on the length", staged_search, informed=False,
-    family="uninformed",
+    family="uninformed", options=(TIME_LIMIT,),
 ))
