@@ -14,7 +14,6 @@ on its length, and the result's lower bound is h of the start.
 from __future__ import annotations
 
 import numbers
-import time
 
 import numpy as np
 
@@ -27,13 +26,13 @@ from solvers.puzzle import Puzzle
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
-    rooted_store, same_code, unpack,
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, insert, new_index, node_capacity, pack, packing, path_moves,
+    rooted_store, same_code, unpack, with_room,
 )
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
-    SearchResult, checked_start, moves_to_text, node_limit_reason, none_shorter_reason, search_result,
-    time_limit_reason, unsolvable_result, verified,
+    SearchResult, checked_start, limit_reason, moves_to_text, none_shorter_reason, search_result, unsolvable_result,
+    verified,
 )
 
 DEFAULT_BEAM_WIDTH = 1000
@@ -79,8 +78,7 @@ def layer_children(layer, n_nodes, max_nodes, store, kids, goal_code, neighbours
             if target < 0:
                 continue
             if n_children == child_h.shape[0]:
-                child_codes, child_parent, child_move = grown_store(child_codes, child_parent, child_move,
-                                                                    2 * n_children)
+                child_codes, child_parent, child_move = with_room(child_codes, child_parent, child_move, n_children)
                 child_h = grown(child_h, 2 * n_children)
             counts[1] += 1
             tile = slide(board, position, target, blank)
@@ -135,7 +133,6 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
     LIMIT_REACHED at the node limit or on stop; `truncated` says whether some layer had more
     than `width` children.
     """
-    capacity = INITIAL_CAPACITY
     (codes, parent, move, index), goal_code, kids, work, counts = layered_start(start, goal, layout, n_columns)
     if same_code(codes, 0, goal_code, 0):
         return FOUND, np.empty(0, dtype=np.int8), 0, 0, False
@@ -159,9 +156,7 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
         layer_start = n_nodes
         depth += 1
         for child in order[:width]:
-            if n_nodes == capacity:
-                capacity *= 2
-                codes, parent, move = grown_store(codes, parent, move, capacity)
+            codes, parent, move = with_room(codes, parent, move, n_nodes)
             codes[n_nodes] = child_codes[child]
             parent[n_nodes] = child_parent[child]
             move[n_nodes] = child_move[child]
@@ -220,9 +215,8 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
     fixed = (width, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, packing(puzzle),
              NO_BOUND if shorter_than is None else int(shorter_than) - 1)
     initial_h = heuristic(board)
-    began = time.perf_counter()
-    (outcome, moves, expanded, generated, truncated), late = timed(kernel, (board, max_nodes, *fixed), stop,
-                                                                 time_limit)
+    (outcome, moves, expanded, generated, truncated), late, seconds = timed(kernel, (board, max_nodes, *fixed), stop,
+                                                                          time_limit)
     solution = moves_to_text(moves) if outcome == FOUND else None
     if outcome == EXHAUSTED and shorter_than is None:
         reason = exhausted(width, max_nodes)
@@ -230,7 +224,7 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
         reason = none_shorter_reason(shorter_than) if not truncated else \
             f"{algorithm} found no solution shorter than {shorter_than:,} moves (a width above {width:,} may)"
     else:
-        reason = time_limit_reason(time_limit) if late else node_limit_reason(max_nodes, "held nodes")
+        reason = limit_reason(late, time_limit, max_nodes, "held nodes")
     result = search_result(
         algorithm,
         heuristic.name,
@@ -238,7 +232,7 @@ def layered_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algo
         optimal=not truncated,
         nodes_expanded=expanded,
         nodes_generated=generated,
-        seconds=time.perf_counter() - began,
+        seconds=seconds,
         initial_h=initial_h,
         reason=reason,
         # a breadth-first solution is the shortest whatever h is

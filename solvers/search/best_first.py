@@ -34,7 +34,6 @@ no solution is shorter.
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple
 
 import numpy as np
@@ -57,8 +56,8 @@ from solvers.search.type_buckets import BYTES_PER_NODE as TYPE_BYTES_PER_NODE, a
     type_key
 from solvers.search.xorshift import RANDOM_SEED, random_bits
 from solvers.search.result import (
-    SearchResult, checked_start, moves_to_text, node_limit_reason, none_shorter_reason, search_result,
-    time_limit_reason, unsolvable_result, verified,
+    SearchResult, checked_start, limit_reason, moves_to_text, none_shorter_reason, search_result, unsolvable_result,
+    verified,
 )
 
 NO_PRUNING = np.iinfo(np.int64).max
@@ -360,8 +359,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx,
              packing(puzzle), rules)
     initial_h = heuristic(board)
-    began = time.perf_counter()
-    (outcome, moves, expanded, generated, stored, raises, open_bound), late = timed(
+    (outcome, moves, expanded, generated, stored, raises, open_bound), late, seconds = timed(
         kernel, (board, max_nodes, *fixed), stop, time_limit)
     solution = moves_to_text(moves) if outcome == FOUND else None
     proves_open = weights[0] == weights[1] or reopen
@@ -369,7 +367,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
         reason = none_shorter_reason(prune_at) if prune_at is not None else \
             "every reachable state was expanded without reaching the goal"
     else:
-        reason = time_limit_reason(time_limit) if late else node_limit_reason(max_nodes, "stored nodes")
+        reason = limit_reason(late, time_limit, max_nodes, "stored nodes")
     result = search_result(
         algorithm,
         heuristic.name,
@@ -377,7 +375,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
         optimal=heuristic.admissible and weights[0] == weights[1] and prune_at is None,
         nodes_expanded=expanded,
         nodes_generated=generated,
-        seconds=time.perf_counter() - began,
+        seconds=seconds,
         initial_h=initial_h,
         reason=reason,
         bpmx=(applies_bpmx, raises, 0),

@@ -4,9 +4,8 @@ One pass explores every path from the start whose nodes all have f = g + h <= bo
 move order U, D, L, R, skipping the moves that a move-pruning automaton forbids
 (move_pruning.py: none, the move back to the parent, or Taylor & Korf's machine). It keeps one
 board, changed in place (apply a move on the way down, undo it on the way up: the move of
-solvers/moves.py, written out here because this loop is the hottest of the toolkit and the
-call, though inlined by LLVM, cost it a few per cent; tests/test_heuristic_kinds.py checks that
-`board` and `position` stay exact as in every other search), an explicit
+solvers/moves.py, inlined by numba; tests/test_heuristic_kinds.py checks that `board` and
+`position` stay exact as in every other search), an explicit
 stack of the next move to try and of the automaton's state at each depth, and the heuristic
 updated incrementally from the parent's value.
 
@@ -29,6 +28,7 @@ import numpy as np
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child_at_least, h_start
 from solvers.jit import inline_kernel, kernel
+from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.interrupt import interruptible, start_timer
 from solvers.search.move_pruning import PRUNED, automaton
@@ -114,11 +114,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
             depth -= 1
             current = state[depth]
             back = neighbours[blank, moves[depth] ^ 1]
-            tile = board[back]
-            board[blank] = tile
-            board[back] = 0
-            position[tile] = blank
-            position[0] = back
+            slide(board, position, back, blank)
             blank = back
             if isinstance(rules, bool):
                 if h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
@@ -136,11 +132,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         target = neighbours[blank, move]
         if target < 0:
             continue
-        tile = board[target]
-        board[blank] = tile
-        board[target] = 0
-        position[tile] = blank
-        position[0] = target
+        tile = slide(board, position, target, blank)
         # h is needed only below the value that cuts the child and keeps next_bound; BPMX raises
         # the parent by the child's exact h (one call either way: two cost reference counting)
         if isinstance(rules, tuple):  # the least h with f above the bound, and with f >= next_bound
@@ -160,19 +152,13 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
                     next_bound = min(next_bound, depth + h_of[depth])
                     next_move[depth] = N_DIRECTIONS
                     cutoffs += 1
-                    board[target] = tile
-                    board[blank] = 0
-                    position[tile] = target
-                    position[0] = blank
+                    slide(board, position, blank, target)
                     continue
         f = f_of(rules, depth + 1, h)
         if f > bound:
             if f < next_bound:
                 next_bound = f
-            board[target] = tile
-            board[blank] = 0
-            position[tile] = target
-            position[0] = blank
+            slide(board, position, blank, target)
             continue
         moves[depth] = move
         blank = target

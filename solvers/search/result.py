@@ -106,6 +106,11 @@ def node_limit_reason(node_limit: int, counted: str) -> str:
     return f"{NODE_LIMIT_REASON} of {node_limit:,} {counted} reached"
 
 
+def limit_reason(late: bool, time_limit: float | None, node_limit: int, counted: str) -> str:
+    """Why a kernel stopped at a limit: the time limit if it expired (`late`), else the node limit."""
+    return time_limit_reason(time_limit) if late else node_limit_reason(node_limit, counted)
+
+
 def none_shorter_reason(length: int) -> str:
     return f"{NONE_SHORTER_REASON} than {length} moves exists"
 

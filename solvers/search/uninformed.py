@@ -7,7 +7,6 @@ GAVE_UP at their node limits rather than run for hours.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from solvers.errors import InputError
@@ -20,13 +19,12 @@ from solvers.search.depth_first import (
 )
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown_store, insert, node_capacity, pack, packing, path_moves, same_code,
-    rooted_store, unpack,
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, insert, node_capacity, pack, packing, path_moves, rooted_store,
+    same_code, unpack, with_room,
 )
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
-    SearchResult, checked_start, moves_to_text, node_limit_reason, search_result, time_limit_reason,
-    unsolvable_result, verified,
+    SearchResult, checked_start, limit_reason, moves_to_text, search_result, unsolvable_result, verified,
 )
 
 DEFAULT_NODE_LIMIT = 500_000_000
@@ -45,9 +43,8 @@ def _bfs(start, goal, max_nodes, neighbours, stop, layout):
     Returns (outcome, moves, nodes_expanded, nodes_generated, nodes_stored).
     """
     bits, per_word, words = layout
-    capacity = INITIAL_CAPACITY
     board = start.copy()
-    codes, parent, move, seen = rooted_store(board, layout, capacity)
+    codes, parent, move, seen = rooted_store(board, layout, INITIAL_CAPACITY)
     goal_code = np.empty((1, words), dtype=np.uint64)
     pack(goal, bits, per_word, goal_code, 0)
     child_code = np.empty((1, words), dtype=np.uint64)
@@ -79,9 +76,7 @@ def _bfs(start, goal, max_nodes, neighbours, stop, layout):
                 continue
             if n_nodes >= max_nodes:
                 return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
-            if n_nodes == capacity:
-                capacity *= 2
-                codes, parent, move = grown_store(codes, parent, move, capacity)
+            codes, parent, move = with_room(codes, parent, move, n_nodes)
             codes[n_nodes] = child_code[0]
             parent[n_nodes] = node
             move[n_nodes] = direction
@@ -108,8 +103,7 @@ def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | 
     stop = np.zeros(1, dtype=np.uint8)
     layout = packing(puzzle)
     _bfs(puzzle.goal.copy(), puzzle.goal, 1, puzzle.neighbours, stop, layout)  # compile (or load) before the clock
-    began = time.perf_counter()
-    (outcome, moves, expanded, generated, _), late = timed(
+    (outcome, moves, expanded, generated, _), late, seconds = timed(
         _bfs, (np.array(start, dtype=np.uint8), puzzle.goal, max_nodes, puzzle.neighbours, stop, layout), stop,
         time_limit,
     )
@@ -120,9 +114,9 @@ def bfs(puzzle: Puzzle, start: np.ndarray, heuristic=None, *, node_limit: int | 
         optimal=True,
         nodes_expanded=expanded,
         nodes_generated=generated,
-        seconds=time.perf_counter() - began,
+        seconds=seconds,
         initial_h=0,
-        reason=time_limit_reason(time_limit) if late else node_limit_reason(max_nodes, "stored states"),
+        reason=limit_reason(late, time_limit, max_nodes, "stored states"),
     )
     return verified(puzzle, start, result)
 
