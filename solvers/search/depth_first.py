@@ -55,17 +55,28 @@ def least_h(rules, g, f):
     return -((rules[0] * g - f) // rules[1]) if isinstance(rules, tuple) else f - g
 
 
+class PassTables(NamedTuple):
+    """The tables a pass walks by: the board's `neighbours` (Puzzle.neighbours), the `goal` it
+    seeks, a move-pruning automaton's `transitions` (move_pruning.py) and its `root_state` at
+    the root (0, or the state of the path to the root when the root is inside a larger tree).
+    One argument of the kernel, unpacked at its start (at no cost: BENCHMARKS.md, "Kernel
+    arguments")."""
+
+    neighbours: np.ndarray
+    goal: np.ndarray
+    transitions: np.ndarray
+    root_state: int
+
+
 @kernel
-def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns, moves, stop, transitions, root_state,
-                  rules):
-    """Depth-first pass with f <= bound from `board` (restored on EXHAUSTED).
+def _bounded_pass(board, bound, node_limit, tables, leaves, n_columns, moves, stop, rules):
+    """Depth-first pass with f <= bound from `board` (restored on EXHAUSTED), walking by
+    `tables` (PassTables).
 
     `leaves` and `n_columns` are a Heuristic's (solvers/heuristics); the pass allocates its
     own scratch. `moves` must hold at least `bound` entries; on FOUND its first `length` entries
     are the solution and `board` is the goal: a node is the goal where its own h is 0 and its
-    board is `goal`. `transitions` is a move-pruning automaton (move_pruning.py) and
-    `root_state` its state at the root (0, or the state of the path to the root when the root
-    is inside a larger tree). `node_limit` caps nodes expanded (0 = no cap); setting stop[0]
+    board is the tables' goal. `node_limit` caps nodes expanded (0 = no cap); setting stop[0]
     (from another thread) ends the pass within STOP_CHECK_INTERVAL expansions.
 
     `rules` (kernel_rules) is None for IDA*'s own steps alone, integer weights (a, b) with
@@ -86,6 +97,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     maximum over lookups stops at the first one that cuts it, and every count and bound stays
     that of the exact h.
     """
+    neighbours, goal, transitions, root_state = tables
     # the deepest node within the bound (h = 0 at best) is at depth bound // a (bound unweighted)
     capacity = (bound // rules[0] if isinstance(rules, tuple) else bound) + 2
     next_move = np.zeros(capacity, dtype=np.int8)
@@ -202,9 +214,9 @@ def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False,
     one evaluation: nothing left to compile."""
     goal = puzzle.goal.copy()
     heuristic(goal)
-    heuristic.kernel(_bounded_pass)(goal, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
-                                    np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), automaton("none"), 0,
-                                    kernel_rules(bpmx, weights))
+    heuristic.kernel(_bounded_pass)(goal, 0, 1, PassTables(puzzle.neighbours, puzzle.goal, automaton("none"), 0),
+                                    heuristic.leaves, heuristic.n_columns, np.zeros(1, dtype=np.int8),
+                                    np.zeros(1, dtype=np.uint8), kernel_rules(bpmx, weights))
 
 
 def kernel_rules(bpmx: bool, weights: tuple[int, int] | None):
@@ -291,8 +303,8 @@ def _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options, goa
     """(outcome, moves found, next_bound, counters...) of the kernel's pass towards `goal`."""
     moves = np.zeros(bound + 1, dtype=np.int8)
     outcome, length, *counters = heuristic.kernel(_bounded_pass)(
-        start.copy(), bound, node_limit, puzzle.neighbours, goal, heuristic.leaves, heuristic.n_columns, moves, stop,
-        options.transitions, options.root_state, kernel_rules(options.bpmx, options.weights))
+        start.copy(), bound, node_limit, PassTables(puzzle.neighbours, goal, options.transitions, options.root_state),
+        heuristic.leaves, heuristic.n_columns, moves, stop, kernel_rules(options.bpmx, options.weights))
     return (outcome, moves[:length], *counters)
 
 
