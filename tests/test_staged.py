@@ -1,5 +1,5 @@
-"""The staged solver against exact distances and naive twins: its steps fill every cell once
-and end at the goal's blank on every board and goal blank; it solves every 2x3 and 2x4 state
+"""The staged solver against exact distances and naive twins: its steps fill every cell once,
+within their bound on abstract states, and end at the goal's blank on every board and goal blank; it solves every 2x3 and 2x4 state
 and uniformly random states of every board up to 8x8, with solutions that meet no state
 twice; each step's breadth-first search takes as few moves as a naive one over the same
 abstract states; the loops are cut as a naive loop-erased walk cuts them."""
@@ -12,7 +12,7 @@ import pytest
 from solvers.cli import solve_puzzle_main
 from solvers.puzzle import MOVE_LETTERS, Puzzle
 from solvers.search.result import SOLVED, UNSOLVABLE
-from solvers.search.staged import ANY_CELL, _placing_moves, staged_search, steps, without_loops
+from solvers.search.staged import ANY_CELL, MAX_STEP_STATES, _placing_moves, staged_search, steps, without_loops
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
 
@@ -34,7 +34,11 @@ def test_the_steps_fill_every_cell_once_and_end_with_the_goal_blank(rows):
             found = steps(puzzle)
             cells = [cell for step in found for cell in step]
             assert sorted(cells) == list(range(rows * cols)) and found[-1][-1] == blank
-            assert all(len(step) <= 2 for step in found[:-1]) and len(found[-1]) == 4
+            assert len(found[-1]) == 4
+            free = rows * cols
+            for step in found[:-1]:  # within the bound on a step's abstract states, or a pair
+                assert len(step) <= 2 or free ** (len(step) + 1) <= MAX_STEP_STATES
+                free -= len(step)
 
 
 def _replayed_states(puzzle, start, moves):
