@@ -1,5 +1,8 @@
 """moves.py -- the puzzle model's one move, as a kernel the searches, the effort estimator and the experiments call.
 
+(The bounded depth-first pass of IDA*, IDDFS and DFS writes the same steps out: see
+solvers/search/depth_first.py.)
+
 A move slides the tile next to the blank into the blank's cell. The searches keep two views
 of a state: `board` (the tile in every cell) and `position` (the cell of every tile,
 position[0] the blank's: the heuristic kinds' contract, solvers/heuristics/dispatch.py).

@@ -13,7 +13,7 @@ from solvers.heuristics import baseline, from_spec
 from solvers.heuristics.dispatch import Leaf
 from solvers.heuristics.tile_cost import TileCost
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import PassTables, _bounded_pass
+from solvers.search.depth_first import _bounded_pass
 from solvers.search.ida import ida_star
 from solvers.search.move_pruning import (
     FSM_MAX_LENGTH,
@@ -89,9 +89,8 @@ def _accepted_by_the_kernel(transitions, depth: int) -> list[int]:
     for bound in range(depth + 1):
         board = np.ones(side * side, dtype=np.uint8)
         board[side * side // 2] = 0
-        tables = PassTables(neighbours, np.full(side * side, 2, dtype=np.uint8), transitions, 0)
-        outcome = _bounded_pass(board, bound, 0, tables, leaves, 1, np.zeros(bound + 1, dtype=np.int8),
-                                np.zeros(1, dtype=np.uint8), None)
+        outcome = _bounded_pass(board, bound, 0, neighbours, np.full(side * side, 2, dtype=np.uint8), leaves, 1,
+                                np.zeros(bound + 1, dtype=np.int8), np.zeros(1, dtype=np.uint8), transitions, 0, None)
         expanded.append(int(outcome[3]))
     return [expanded[0], *np.diff(expanded).tolist()]
 
@@ -117,8 +116,8 @@ def test_tree_counts_equal_the_kernels_walk():
         never = np.full(16, 99, dtype=np.uint8)
         board = puzzle.goal.copy()
         board[[5, 15]] = board[[15, 5]]
-        outcome = _bounded_pass(board, 9, 0, PassTables(puzzle.neighbours, never, transitions, 0), heuristic.leaves,
-                                heuristic.n_columns, np.zeros(10, dtype=np.int8), np.zeros(1, dtype=np.uint8), None)
+        outcome = _bounded_pass(board, 9, 0, puzzle.neighbours, never, heuristic.leaves, heuristic.n_columns,
+                                np.zeros(10, dtype=np.int8), np.zeros(1, dtype=np.uint8), transitions, 0, None)
         assert outcome[3] == sizes.sum(), mode
 
 

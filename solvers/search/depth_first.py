@@ -4,8 +4,9 @@ One pass explores every path from the start whose nodes all have f = g + h <= bo
 move order U, D, L, R, skipping the moves that a move-pruning automaton forbids
 (move_pruning.py: none, the move back to the parent, or Taylor & Korf's machine). It keeps one
 board, changed in place (apply a move on the way down, undo it on the way up: the move of
-solvers/moves.py, inlined by numba; tests/test_heuristic_kinds.py checks that `board` and
-`position` stay exact as in every other search), an explicit
+solvers/moves.py, written out here because this loop is the hottest of the toolkit and the
+call, though inlined by LLVM, cost it a few per cent; tests/test_heuristic_kinds.py checks that
+`board` and `position` stay exact as in every other search), an explicit
 stack of the next move to try and of the automaton's state at each depth, and the heuristic
 updated incrementally from the parent's value.
 
@@ -28,7 +29,6 @@ import numpy as np
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child_at_least, h_start
 from solvers.jit import inline_kernel, kernel
-from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.interrupt import interruptible, start_timer
 from solvers.search.move_pruning import PRUNED, automaton
@@ -55,28 +55,17 @@ def least_h(rules, g, f):
     return -((rules[0] * g - f) // rules[1]) if isinstance(rules, tuple) else f - g
 
 
-class PassTables(NamedTuple):
-    """The tables a pass walks by: the board's `neighbours` (Puzzle.neighbours), the `goal` it
-    seeks, a move-pruning automaton's `transitions` (move_pruning.py) and its `root_state` at
-    the root (0, or the state of the path to the root when the root is inside a larger tree).
-    One argument of the kernel, unpacked at its start (at no cost: BENCHMARKS.md, "Kernel
-    arguments")."""
-
-    neighbours: np.ndarray
-    goal: np.ndarray
-    transitions: np.ndarray
-    root_state: int
-
-
 @kernel
-def _bounded_pass(board, bound, node_limit, tables, leaves, n_columns, moves, stop, rules):
-    """Depth-first pass with f <= bound from `board` (restored on EXHAUSTED), walking by
-    `tables` (PassTables).
+def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns, moves, stop, transitions, root_state,
+                  rules):
+    """Depth-first pass with f <= bound from `board` (restored on EXHAUSTED).
 
     `leaves` and `n_columns` are a Heuristic's (solvers/heuristics); the pass allocates its
     own scratch. `moves` must hold at least `bound` entries; on FOUND its first `length` entries
     are the solution and `board` is the goal: a node is the goal where its own h is 0 and its
-    board is the tables' goal. `node_limit` caps nodes expanded (0 = no cap); setting stop[0]
+    board is `goal`. `transitions` is a move-pruning automaton (move_pruning.py) and
+    `root_state` its state at the root (0, or the state of the path to the root when the root
+    is inside a larger tree). `node_limit` caps nodes expanded (0 = no cap); setting stop[0]
     (from another thread) ends the pass within STOP_CHECK_INTERVAL expansions.
 
     `rules` (kernel_rules) is None for IDA*'s own steps alone, integer weights (a, b) with
@@ -97,7 +86,6 @@ def _bounded_pass(board, bound, node_limit, tables, leaves, n_columns, moves, st
     maximum over lookups stops at the first one that cuts it, and every count and bound stays
     that of the exact h.
     """
-    neighbours, goal, transitions, root_state = tables
     # the deepest node within the bound (h = 0 at best) is at depth bound // a (bound unweighted)
     capacity = (bound // rules[0] if isinstance(rules, tuple) else bound) + 2
     next_move = np.zeros(capacity, dtype=np.int8)
@@ -126,7 +114,11 @@ def _bounded_pass(board, bound, node_limit, tables, leaves, n_columns, moves, st
             depth -= 1
             current = state[depth]
             back = neighbours[blank, moves[depth] ^ 1]
-            slide(board, position, back, blank)
+            tile = board[back]
+            board[blank] = tile
+            board[back] = 0
+            position[tile] = blank
+            position[0] = back
             blank = back
             if isinstance(rules, bool):
                 if h_of[depth + 1] - 1 > h_of[depth]:  # the child's subtree raised its h
@@ -144,7 +136,11 @@ def _bounded_pass(board, bound, node_limit, tables, leaves, n_columns, moves, st
         target = neighbours[blank, move]
         if target < 0:
             continue
-        tile = slide(board, position, target, blank)
+        tile = board[target]
+        board[blank] = tile
+        board[target] = 0
+        position[tile] = blank
+        position[0] = target
         # h is needed only below the value that cuts the child and keeps next_bound; BPMX raises
         # the parent by the child's exact h (one call either way: two cost reference counting)
         if isinstance(rules, tuple):  # the least h with f above the bound, and with f >= next_bound
@@ -164,13 +160,19 @@ def _bounded_pass(board, bound, node_limit, tables, leaves, n_columns, moves, st
                     next_bound = min(next_bound, depth + h_of[depth])
                     next_move[depth] = N_DIRECTIONS
                     cutoffs += 1
-                    slide(board, position, blank, target)
+                    board[target] = tile
+                    board[blank] = 0
+                    position[tile] = target
+                    position[0] = blank
                     continue
         f = f_of(rules, depth + 1, h)
         if f > bound:
             if f < next_bound:
                 next_bound = f
-            slide(board, position, blank, target)
+            board[target] = tile
+            board[blank] = 0
+            position[tile] = target
+            position[0] = blank
             continue
         moves[depth] = move
         blank = target
@@ -214,9 +216,9 @@ def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False,
     one evaluation: nothing left to compile."""
     goal = puzzle.goal.copy()
     heuristic(goal)
-    heuristic.kernel(_bounded_pass)(goal, 0, 1, PassTables(puzzle.neighbours, puzzle.goal, automaton("none"), 0),
-                                    heuristic.leaves, heuristic.n_columns, np.zeros(1, dtype=np.int8),
-                                    np.zeros(1, dtype=np.uint8), kernel_rules(bpmx, weights))
+    heuristic.kernel(_bounded_pass)(goal, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
+                                    np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), automaton("none"), 0,
+                                    kernel_rules(bpmx, weights))
 
 
 def kernel_rules(bpmx: bool, weights: tuple[int, int] | None):
@@ -303,8 +305,8 @@ def _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options, goa
     """(outcome, moves found, next_bound, counters...) of the kernel's pass towards `goal`."""
     moves = np.zeros(bound + 1, dtype=np.int8)
     outcome, length, *counters = heuristic.kernel(_bounded_pass)(
-        start.copy(), bound, node_limit, PassTables(puzzle.neighbours, goal, options.transitions, options.root_state),
-        heuristic.leaves, heuristic.n_columns, moves, stop, kernel_rules(options.bpmx, options.weights))
+        start.copy(), bound, node_limit, puzzle.neighbours, goal, heuristic.leaves, heuristic.n_columns, moves, stop,
+        options.transitions, options.root_state, kernel_rules(options.bpmx, options.weights))
     return (outcome, moves[:length], *counters)
 
 
