@@ -68,8 +68,8 @@ def weights_from(weight: float) -> list[float]:
 
 def runs(improve: str, weight: float) -> list[tuple[str, float | None]]:
     """The runs of the anytime search in order, as (search, width or weight, None for the
-    staged solver): the first, then
-    beams IMPROVE_FACTOR times wider each time (to widths no layer can reach) or the weights."""
+    staged solver): the first, then beams IMPROVE_FACTOR times wider each time (to widths no
+    layer can reach) or the weights."""
     if improve == "weights":
         return [FIRST_RUN, *(("wastar", w) for w in weights_from(weight))]
     return [FIRST_RUN, *(("beam", FIRST_BEAM_WIDTH * IMPROVE_FACTOR ** k) for k in range(12))]
@@ -143,8 +143,8 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     outcome = best if best is not None else result
     proven_optimal = outcome.status == SOLVED and (outcome.optimal or (heuristic.admissible and outcome.length <= bound))
     return dataclasses.replace(
-        outcome, algorithm="anytime", heuristic=heuristic.name, initial_h=initial_h, nodes_expanded=expanded, nodes_generated=generated,
-        seconds=time.perf_counter() - began, found=tuple(found), interrupted=interrupted, optimal=proven_optimal,
+        outcome, algorithm="anytime", heuristic=heuristic.name, initial_h=initial_h, nodes_expanded=expanded,
+        nodes_generated=generated, seconds=time.perf_counter() - began, found=tuple(found), interrupted=interrupted, optimal=proven_optimal,
         lower_bound=(outcome.length if proven_optimal else bound) if heuristic.admissible else None,
         reason=outcome.reason if outcome.status == GAVE_UP else "",
     )

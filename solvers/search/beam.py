@@ -23,11 +23,11 @@ from solvers.heuristics.dispatch import h_child, h_start
 from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
-from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, STOP_CHECK_INTERVAL
+from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED, N_DIRECTIONS, NO_BOUND, STOP_CHECK_INTERVAL
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, insert, new_index, node_capacity, pack, packing, path_moves,
-    rooted_store, same_code, unpack, with_room,
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown, grown_store, insert, new_index, node_capacity, pack, packing, path_moves,
+    rooted_store, same_code, unpack,
 )
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
@@ -42,7 +42,6 @@ BYTES_PER_NODE = 8 + 1 + 8 + 8
 
 
 CHILDREN, FULL = 3, 4  # outcomes of layer_children besides FOUND and LIMIT_REACHED
-NO_BOUND = 2 ** 62  # the longest solution sought when any length will do
 
 
 @kernel
@@ -78,7 +77,8 @@ def layer_children(layer, n_nodes, max_nodes, store, kids, goal_code, neighbours
             if target < 0:
                 continue
             if n_children == child_h.shape[0]:
-                child_codes, child_parent, child_move = with_room(child_codes, child_parent, child_move, n_children)
+                child_codes, child_parent, child_move = grown_store(child_codes, child_parent, child_move,
+                                                                    2 * n_children)
                 child_h = grown(child_h, 2 * n_children)
             counts[1] += 1
             tile = slide(board, position, target, blank)
@@ -156,7 +156,8 @@ def _beam(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
         layer_start = n_nodes
         depth += 1
         for child in order[:width]:
-            codes, parent, move = with_room(codes, parent, move, n_nodes)
+            if n_nodes == codes.shape[0]:
+                codes, parent, move = grown_store(codes, parent, move, 2 * n_nodes)
             codes[n_nodes] = child_codes[child]
             parent[n_nodes] = child_parent[child]
             move[n_nodes] = child_move[child]

@@ -44,7 +44,7 @@ from solvers.search.beam import (
 )
 from solvers.search.beam import BYTES_PER_NODE as BEAM_BYTES_PER_NODE
 from solvers.search.depth_first import EXHAUSTED, FOUND, LIMIT_REACHED
-from solvers.search.node_store import EMPTY, find, grown, insert, same_code, with_room
+from solvers.search.node_store import EMPTY, find, grown, grown_store, insert, same_code
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult
 
@@ -154,7 +154,8 @@ def _bulb(start, max_nodes, width, neighbours, goal, leaves, n_columns, stop, la
             layers[depth, CHOSEN] = choice
             layers[depth, LEFT] = layers[depth - 1, LEFT] - choice
             for child in order[choice * width:(choice + 1) * width]:
-                codes, parent, move = with_room(codes, parent, move, n_nodes)
+                if n_nodes == codes.shape[0]:
+                    codes, parent, move = grown_store(codes, parent, move, 2 * n_nodes)
                 codes[n_nodes] = kids[0][child]
                 parent[n_nodes] = kids[1][child]
                 move[n_nodes] = kids[2][child]

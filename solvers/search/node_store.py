@@ -227,15 +227,6 @@ def grown_store(codes, parent, move, capacity):
 
 
 @kernel
-def with_room(codes, parent, move, n_nodes):
-    """The node arrays with room for node `n_nodes`: as they are if they have it, else twice as
-    long (so that storing n nodes copies fewer than 2n)."""
-    if n_nodes < codes.shape[0]:
-        return codes, parent, move
-    return grown_store(codes, parent, move, 2 * codes.shape[0])
-
-
-@kernel
 def path_moves(parent, move, node):
     """The moves from the root to `node`, following parent links."""
     length = 0

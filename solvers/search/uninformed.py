@@ -19,8 +19,8 @@ from solvers.search.depth_first import (
 )
 from solvers.search.interrupt import timed
 from solvers.search.node_store import (
-    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, insert, node_capacity, pack, packing, path_moves, rooted_store,
-    same_code, unpack, with_room,
+    EMPTY, INITIAL_CAPACITY, NO_PARENT, find, grown_store, insert, node_capacity, pack, packing, path_moves, rooted_store,
+    same_code, unpack,
 )
 from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.result import (
@@ -76,7 +76,8 @@ def _bfs(start, goal, max_nodes, neighbours, stop, layout):
                 continue
             if n_nodes >= max_nodes:
                 return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes
-            codes, parent, move = with_room(codes, parent, move, n_nodes)
+            if n_nodes == codes.shape[0]:
+                codes, parent, move = grown_store(codes, parent, move, 2 * n_nodes)
             codes[n_nodes] = child_code[0]
             parent[n_nodes] = node
             move[n_nodes] = direction
