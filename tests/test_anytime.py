@@ -13,7 +13,7 @@ from solvers.heuristics import baseline
 from solvers.instances import load_instances
 from solvers.puzzle import Puzzle
 from solvers.search import anytime
-from solvers.search.anytime import runs, weights_from
+from solvers.search.anytime import fitted, runs, weights_from
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
 
@@ -26,6 +26,16 @@ def test_the_weights_fall_halfway_to_one_then_reach_it():
 def test_the_runs_start_narrow_and_widen_or_lower_the_weight():
     assert runs("beams", 2.0)[:4] == [("staged", None), ("beam", 1000), ("beam", 4000), ("beam", 16000)]
     assert runs("weights", 3.0) == [("staged", None), *(("wastar", w) for w in weights_from(3.0))]
+
+
+def test_the_last_beam_is_narrowed_to_the_time_left():
+    """Seconds grow with the width: 16,000 in 18 s predicts 64,000 in 72 s, so with 36 s left the
+    beam is 0.8 * 36 / 18 times the last one; with 30 s left none 1.5 times wider fits."""
+    assert fitted(("beam", 64000), (16000, 18.0), 36.0) == ("beam", 25600)
+    assert fitted(("beam", 64000), (16000, 18.0), 30.0) is None
+    assert fitted(("beam", 4000), (1000, 1.0), 100.0) == ("beam", 4000)  # it fits as it is
+    assert fitted(("beam", 4000), (1000, 1.0), None) == ("beam", 4000)  # no time limit
+    assert fitted(("wastar", 2.0), (1000, 1.0), 0.1) == ("wastar", 2.0)  # weights are not fitted
 
 
 @pytest.mark.parametrize("improve", ["beams", "weights"])

@@ -17,8 +17,13 @@ shorter solutions than the best so far, in one of two ways (`improve`):
   weight w proves the shortest at least ceil(L / w), and a run that exhausts its pruned space
   proves that none is shorter: the way to a proven optimum where A* can finish.
 
+With a time limit, a beam whose time (its width times the last beam's seconds per width)
+would overrun the time left is narrowed to fit it, and none is run when that is not MIN_GROWTH
+times wider than the last.
+
 The search ends when the time limit is reached, when the runs are used up (a beam wider than
-the node limit, or weight 1), when a run reaches the node limit, or as soon as the best
+the node limit, no wider beam fitting the time left, or weight 1), when a run reaches the node
+limit, or as soon as the best
 solution meets the best lower bound (then it is optimal). The result lists every better
 solution with its time (`found`), the clock started once the kernels are compiled. Ctrl-C
 (KeyboardInterrupt) after the first solution ends it too: the best so far is returned, marked
@@ -52,6 +57,11 @@ LAST_STEP = 0.05  # a weight this close to 1 is followed by 1 itself
 # early where they would wander.
 FIRST_BEAM_WIDTH = 1000
 IMPROVE_FACTOR = 4  # each beam this many times wider than the last
+# A beam's time grows about in proportion to its width, so the last beam is narrowed to what the
+# time left holds (with a margin: layers grow unevenly), rather than cut off by the limit with
+# nothing to show; a beam not MIN_GROWTH times wider than the last seldom finds a shorter path.
+FIT_SHARE = 0.8
+MIN_GROWTH = 1.5
 IMPROVEMENTS = ("beams", "weights")
 FIRST_RUN = ("staged", None)
 
@@ -73,6 +83,19 @@ def runs(improve: str, weight: float) -> list[tuple[str, float | None]]:
     if improve == "weights":
         return [FIRST_RUN, *(("wastar", w) for w in weights_from(weight))]
     return [FIRST_RUN, *(("beam", FIRST_BEAM_WIDTH * IMPROVE_FACTOR ** k) for k in range(12))]
+
+
+def fitted(run: tuple[str, float | None], last_beam: tuple[int, float] | None, left: float | None) -> tuple[str, float | None] | None:
+    """`run`, or for a beam after `last_beam` (its width and seconds) one narrowed to fit in
+    FIT_SHARE of the `left` seconds (None: no limit); None when no beam MIN_GROWTH times wider
+    than the last fits."""
+    if run[0] != "beam" or last_beam is None or left is None:
+        return run
+    width, seconds = last_beam
+    fits = int(width * FIT_SHARE * left / max(seconds, 1e-9))
+    if fits < MIN_GROWTH * width:
+        return None
+    return ("beam", min(int(run[1]), fits))
 
 
 def one_run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, run: tuple[str, float | None], shorter_than: int | None,
@@ -119,14 +142,19 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     result: SearchResult | None = None
     interrupted = False
     try:
-        for run in runs(improve, weight):
+        last_beam = None
+        for nominal in runs(improve, weight):
             left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-            if result is not None and left is not None and left <= 0:
+            run = fitted(nominal, last_beam, left)
+            if result is not None and (run is None or (left is not None and left <= 0)):
                 break
             shorter_than = None if best is None else best.length
             # the staged solver takes no limits: it answers within milliseconds in little memory
             limits = {} if run == FIRST_RUN else {"node_limit": node_limit, "time_limit": left, "memory": memory}
+            run_began = time.perf_counter()
             result = one_run(puzzle, start, heuristic, run, shorter_than, bpmx=bpmx, tie_break=tie_break, **limits)
+            if run[0] == "beam":
+                last_beam = (int(run[1]), time.perf_counter() - run_began)
             expanded += result.nodes_expanded
             generated += result.nodes_generated
             bound = max(bound, _proven(result, shorter_than))
@@ -161,13 +189,15 @@ def _proven(result: SearchResult, shorter_than: int | None) -> int:
 IMPROVE = Option("improve", "choice", "how the anytime search improves on its first solution: beams (ever wider "
                  "beam searches, the default) or weights (restarting weighted A* from --weight down to 1, each run "
                  "pruned by the best length)", "a way to improve applies", "beams", IMPROVEMENTS)
+
+
 def _settings(heuristic: Heuristic, options: dict) -> dict:
     """What a batch row records of the anytime search: how it improves, and its weighted runs' settings."""
     return {"improve": options["improve"], **weighted_best_first_settings(heuristic, options)}
 
 
 register(Search(
-    "anytime", "anytime: a BULB solution, then ever wider beams (or weighted A* from W down to 1) while time is left",
+    "anytime", "anytime: a staged solution, then ever wider beams (or weighted A* from W down to 1) while time is left",
     anytime_search, informed=True, family="best-first", options=(IMPROVE, WEIGHT, BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT),
     setting_fields=("improve", "weight", "bpmx", "tie_break"), settings=_settings,
 ))
