@@ -23,11 +23,10 @@ times wider than the last.
 
 The search ends when the time limit is reached, when the runs are used up (a beam wider than
 the node limit, no wider beam fitting the time left, or weight 1), when a run reaches the node
-limit, or as soon as the best
-solution meets the best lower bound (then it is optimal). The result lists every better
-solution with its time (`found`), the clock started once the kernels are compiled. Ctrl-C
-(KeyboardInterrupt) after the first solution ends it too: the best so far is returned, marked
-`interrupted`.
+limit, or as soon as the best solution meets the best lower bound (then it is optimal). The
+result lists every better solution with its time (`found`), the clock started once the kernels
+are compiled. Ctrl-C (KeyboardInterrupt) after the first solution ends it too: the best so far
+is returned, marked `interrupted`.
 """
 
 from __future__ import annotations
