@@ -122,6 +122,20 @@ def checksum(table: np.ndarray) -> str:
     return "sha256:" + hashlib.sha256(np.ascontiguousarray(table)).hexdigest()
 
 
+def build_command(database: PatternDatabase, out: str | Path | None = None) -> str:
+    """The build-pdb command that writes a file of the same tables as `database`'s, at `out`
+    (default: its path)."""
+    puzzle = database.puzzle
+    words = ["build-pdb", "--board", puzzle.board]
+    if puzzle != Puzzle(puzzle.rows, puzzle.cols):
+        words += ["--goal", f"'{' '.join(map(str, puzzle.goal))}'"]
+    words += [f"--pattern {','.join(map(str, p))}" for p in database.partition.patterns]
+    words += ["--non-additive"] if database.cost_model == NON_ADDITIVE else []
+    words += ["--zero-aware"] if database.table_kind == ZERO_AWARE else []
+    words += [] if database.compression == NONE else ["--compress", database.compression.name]
+    return " ".join([*words, "--out", str(database.path if out is None else out)])
+
+
 def check_target(path: Path, force: bool) -> None:
     """Refuse to overwrite an existing file unless `force`."""
     if path.exists() and not force:
@@ -237,12 +251,12 @@ def load_partition(
         with h5py.File(path, "r") as handle:
             return _read(path, handle, puzzle, partition, shared)
     except Exception as error:
-        if not _raised_by_h5py(error):  # a bug of ours: shown as it is
+        if not raised_by_h5py(error):  # a bug of ours: shown as it is
             raise
         raise PdbError(f"{path}: not a readable tilepdb PDB file ({_reason(error)})") from None
 
 
-def _raised_by_h5py(error: Exception) -> bool:
+def raised_by_h5py(error: Exception) -> bool:
     """Whether h5py raised `error` (its innermost frame is h5py's): reading a file that is not
     HDF5 or whose structures are damaged raises OSError, KeyError, RuntimeError, ValueError...
     from deep inside h5py, and every one of them means a bad file."""

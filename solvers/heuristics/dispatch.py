@@ -202,43 +202,99 @@ def _maximum_over_leaves(kernel: str, node_types):
     One level of `overload` only: numba types an always-inlined overload's body again at every
     round of type inference, so nested overloads multiply the compile time (a kind's kernels
     would be inlined many times over into one search kernel)."""
-    arguments = _ARGUMENTS[kernel]
-    exact = "start" if kernel == "start" else "child"
-    lines = [f"def implementation(leaves, {arguments}):"]
+    writer = _TreeWriter(f"def implementation(leaves, {_ARGUMENTS[kernel]}):", "")
     if kernel == "start":
-        lines += ["    for cell in range(board.shape[0]):", "        position[board[cell]] = cell"]
-    namespace = {}
-    locals_made = []
+        writer.lines += ["    for cell in range(board.shape[0]):", "        position[board[cell]] = cell"]
+    for i, node_type in enumerate(node_types):
+        if i > 0 and kernel == "child_at_least":
+            writer.lines += ["    if best >= enough:", "        return best"]
+        call = writer.value(node_type, f"leaves[{i}]", kernel)
+        writer.lines.append(f"    best = {call}" if i == 0 else f"    best = max(best, {call})")
+    writer.lines.append("    return best")
+    return writer.compiled()
 
-    def value(node_type, access, which):
+
+class _TreeWriter:
+    """The source of a function evaluating trees of nodes (Leaf, SumNode, MaxNode) by their
+    kinds' kernels, one call written out per leaf; `base` is added to every leaf's column (the
+    first column of the trees inside a kind that holds them: node_values)."""
+
+    def __init__(self, header: str, base: str):
+        self.lines = [header]
+        self.base = base
+        self.namespace = {}
+        self.n_locals = 0
+
+    def value(self, node_type, access: str, which: str) -> str:
+        """An expression of the node's value (its kind kernel `which` for a leaf; a local
+        written by the lines before for a sum or maximum, whose members are evaluated exactly)."""
         node_class = node_type.instance_class
         if node_class is Leaf:
-            name = f"kernel_{len(namespace)}"
-            namespace[name] = getattr(kernels_of(shape_of_type(node_type.types[0])), which)
-            spread = _ARGUMENTS[which].replace("row", f"row, {access}.column", 1)
+            name = f"kernel_{len(self.namespace)}"
+            self.namespace[name] = getattr(kernels_of(shape_of_type(node_type.types[0])), which)
+            spread = _ARGUMENTS[which].replace("row", f"row, {self.base}{access}.column", 1)
             return f"{name}({access}.data, {spread})"
         if node_class not in (SumNode, MaxNode):
             raise TypeError(f"{node_class.__name__} is not a heuristic node (Leaf, SumNode or MaxNode)")
-        local = f"node_{len(locals_made)}"
-        locals_made.append(local)
+        local = f"node_{self.n_locals}"
+        self.n_locals += 1
+        exact = "start" if which == "start" else "child"
         for j, member in enumerate(node_type.types[0].types):
-            call = value(member, f"{access}.members[{j}]", exact)
+            call = self.value(member, f"{access}.members[{j}]", exact)
             if j == 0:
-                lines.append(f"    {local} = {call}")
+                self.lines.append(f"    {local} = {call}")
             elif node_class is SumNode:
-                lines.append(f"    {local} = {local} + {call}")
+                self.lines.append(f"    {local} = {local} + {call}")
             else:
-                lines.append(f"    {local} = max({local}, {call})")
+                self.lines.append(f"    {local} = max({local}, {call})")
         return local
 
+    def compiled(self):
+        exec("\n".join(self.lines), self.namespace)
+        return self.namespace["implementation"]
+
+
+def node_values(nodes, board, position, scratch, row, column, values):
+    """Write the value of each of `nodes` (a tuple of nodes whose columns count from `column`)
+    to scratch[row, values + i], from scratch: the `start` of every leaf (`position` must
+    already be filled). For a kind that reads other kinds' values (a learned heuristic's inputs)."""
+    for i, node in enumerate(shifted_nodes(nodes, column)):
+        scratch[row, values + i] = _value(node, "start", (board, position, scratch, row))
+
+
+def node_child_values(nodes, board, position, scratch, row, column, values, tile, source, target):
+    """Write the value of each of `nodes` after a move to scratch[row + 1, values + i], the
+    parent's columns in scratch[row] (as node_values)."""
+    for i, node in enumerate(shifted_nodes(nodes, column)):
+        scratch[row + 1, values + i] = _value(node, "child", (board, position, scratch, row, tile, source, target))
+
+
+def shifted_nodes(nodes: tuple, column: int) -> tuple:
+    """`nodes` with every leaf's column moved by `column`."""
+    return tuple(Leaf(node.data, node.column + column) if isinstance(node, Leaf)
+                 else type(node)(shifted_nodes(node.members, column)) for node in nodes)
+
+
+def _values_of_nodes(kernel: str, node_types):
+    """The compiled form of node_values / node_child_values for nodes of `node_types`."""
+    arguments = _ARGUMENTS[kernel].replace("row", "row, column, values", 1)
+    writer = _TreeWriter(f"def implementation(nodes, {arguments}):", "column + ")
+    target_row = "row" if kernel == "start" else "row + 1"
     for i, node_type in enumerate(node_types):
-        if i > 0 and kernel == "child_at_least":
-            lines += ["    if best >= enough:", "        return best"]
-        call = value(node_type, f"leaves[{i}]", kernel)
-        lines.append(f"    best = {call}" if i == 0 else f"    best = max(best, {call})")
-    lines.append("    return best")
-    exec("\n".join(lines), namespace)
-    return namespace["implementation"]
+        call = writer.value(node_type, f"nodes[{i}]", kernel)
+        writer.lines.append(f"    scratch[{target_row}, values + {i}] = {call}")
+    writer.lines.append("    return 0")
+    return writer.compiled()
+
+
+@overload(node_values, inline="always")
+def _node_values_compiled(nodes, board, position, scratch, row, column, values):
+    return _values_of_nodes("start", nodes.types)
+
+
+@overload(node_child_values, inline="always")
+def _node_child_values_compiled(nodes, board, position, scratch, row, column, values, tile, source, target):
+    return _values_of_nodes("child", nodes.types)
 
 
 @overload(h_start, inline="always")

@@ -61,6 +61,11 @@ class Heuristic:
         return all(t.admissible for t in self.terms)
 
     @property
+    def overestimates(self) -> bool:
+        """Whether a part of h is known to exceed the distance on some states (a learned one)."""
+        return any(t.overestimates for t in self.terms)
+
+    @property
     def provenance(self) -> tuple[tuple[str, str], ...]:
         """(file, checksum) of every table the heuristic reads."""
         return tuple(dict.fromkeys(p for t in self.terms for p in t.provenance))

@@ -31,6 +31,7 @@ KIND_MODULES = (
     "solvers.heuristics.gaschnig",
     "solvers.heuristics.pdb_terms",
     "solvers.heuristics.user_function",
+    "solvers.heuristics.learned",
 )
 
 

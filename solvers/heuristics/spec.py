@@ -63,7 +63,7 @@ def _parts(puzzle: Puzzle, text: str, whole: str) -> list[Part]:
     if rest or combinator in COMBINATORS:
         if combinator not in COMBINATORS or not rest.endswith(")"):
             raise InputError(f"heuristic {whole!r}: {text!r} is not of the form max(...) or sum(...)")
-        parts = [p.strip() for p in _split_top_level(rest[:-1], whole)]
+        parts = [p.strip() for p in split_top_level(rest[:-1], whole)]
         if not all(parts):
             raise InputError(f"heuristic {whole!r}: an empty part in {text!r}")
         children = [_parts(puzzle, part, whole) for part in parts]
@@ -78,7 +78,8 @@ def _combination(operator: str, parts: list[Part]) -> Combination:
                        f"{operator}({', '.join(p.spec for p in parts)})")
 
 
-def _split_top_level(text: str, whole: str) -> list[str]:
+def split_top_level(text: str, whole: str) -> list[str]:
+    """`text` split at its commas outside parentheses (InputError naming `whole` if unbalanced)."""
     parts, depth, current = [], 0, []
     for char in text:
         if char == "," and depth == 0:

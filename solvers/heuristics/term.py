@@ -37,7 +37,9 @@ class Term:
     move (searches apply BPMX by default where a term is not known to be:
     solvers/search/depth_first.py). `admissible` says that h never exceeds the distance
     (False for a user's function, which the toolkit cannot check): a search reports its
-    solution as optimal only if every term is.
+    solution as optimal only if every term is. `overestimates` marks a term known to exceed
+    the distance on some states (a learned one): BPMX, which would spread its overestimates
+    to the neighbours, is then off by default.
 
     `tiles` are the tiles whose moves can change the term (None: every tile but the blank);
     `additive` says that the term counts only moves of those tiles, so that it may be added to
@@ -55,6 +57,7 @@ class Term:
     evaluated_last: bool = False
     consistent: bool = False
     admissible: bool = True
+    overestimates: bool = False
     tiles: frozenset[int] | None = None
     additive: bool = False
     fills: bool = False

@@ -233,8 +233,11 @@ def kernel_rules(bpmx: bool, weights: tuple[int, int] | None):
 
 def uses_bpmx(heuristic: Heuristic, bpmx: bool | None) -> bool:
     """Whether a search with the `bpmx` option (None: automatic) applies BPMX: automatically
-    where the heuristic may be inconsistent (BPMX never fires with a consistent one)."""
-    return not heuristic.consistent if bpmx is None else bool(bpmx)
+    where the heuristic may be inconsistent (BPMX never fires with a consistent one), unless a
+    part of it is known to overestimate (BPMX would spread its overestimates to the neighbours)."""
+    if bpmx is not None:
+        return bool(bpmx)
+    return not heuristic.consistent and not heuristic.overestimates
 
 
 def bpmx_setting(heuristic: Heuristic, options: dict) -> dict:

@@ -75,7 +75,7 @@ FULL_LAST_ITERATION = Option("full_last_iteration", "switch", "complete the last
                              "move pruning and the full last iteration apply", False)
 BPMX = Option("bpmx", "tristate", "bidirectional pathmax: a child's h raises its parent's and cuts it off early; auto "
               "(the default) applies it where the heuristic may be inconsistent (PDBs that take the minimum over the "
-              "blank, dual lookups, your own functions)", "BPMX applies")
+              "blank, dual lookups, your own functions), but not with a learned heuristic, which overestimates", "BPMX applies")
 THREADS = Option("threads", "count", "run on this many threads, the tree split at a shallow depth (default: 1)",
                  "several threads apply", 1)
 EXECUTOR = Option("executor", "object", "an executor for this search alone that runs its subtrees and is shut down "

@@ -1,0 +1,93 @@
+"""learn_heuristic.py -- `learn-heuristic`: train a heuristic over features and write its model file.
+
+Exit status: 0 written, 2 invalid input, 130 interrupted (the last checkpoint kept: --resume
+continues from it).
+"""
+
+from __future__ import annotations
+
+from tqdm import tqdm
+
+from solvers.cli_support import EXIT_OK, OneLineParser, positive, positive_int, run_guarded, show_progress
+from solvers.errors import InputError
+from solvers.learning.davi import DaviSettings
+from solvers.learning.learn import CHECKPOINT_SECONDS, DEFAULT_HIDDEN, METHODS, checkpoint_path, learn_heuristic, \
+    plot_learning_curve
+from solvers.puzzle import Puzzle, parse_board
+
+DEFAULTS = DaviSettings()
+
+
+def learn_heuristic_parser() -> OneLineParser:
+    parser = OneLineParser(
+        prog="learn-heuristic",
+        description="Learn a heuristic over features (heuristics of the grammar, PDB files, encodings of the state) "
+                    "and write it as a model file for the heuristic learned:FILE.",
+        epilog="Exit status: 0 written, 2 invalid input, 130 interrupted (the last checkpoint kept: --resume "
+               "continues from it).",
+    )
+    parser.add_argument("--board", required=True, help="RxC, rows x columns")
+    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    parser.add_argument("--features", required=True, metavar="SPEC",
+                        help="comma-separated: heuristics of the grammar (manhattan, linear-conflict, pdb:FILE, "
+                             "pdb:FILE+reflect, ...), each one input, and encodings: blank (the blank's cell), "
+                             "cells (every tile's cell)")
+    parser.add_argument("--method", choices=METHODS, default="davi",
+                        help="davi: approximate value iteration over random walks back from the goal (the default)")
+    parser.add_argument("--hidden", default=",".join(map(str, DEFAULT_HIDDEN)), metavar="H1,H2",
+                        help=f"the two hidden layers' sizes (default {','.join(map(str, DEFAULT_HIDDEN))})")
+    parser.add_argument("--seconds", type=positive(float, "a number of seconds", 1e7),
+                        help="train for this many seconds (of every run, resumed ones too)")
+    parser.add_argument("--iterations", type=positive_int, help="train for this many iterations")
+    parser.add_argument("--batch", type=positive_int, default=DEFAULTS.batch,
+                        help=f"states per iteration (default {DEFAULTS.batch})")
+    parser.add_argument("--max-moves", type=positive_int, default=DEFAULTS.max_moves,
+                        help=f"the longest random walk back from the goal (default {DEFAULTS.max_moves})")
+    parser.add_argument("--rate", type=positive(float, "a number", 1.0), default=DEFAULTS.rate,
+                        help=f"Adam's learning rate (default {DEFAULTS.rate:g})")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--out", required=True, help="the model file to write")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    parser.add_argument("--resume", action="store_true", help="continue the training from --out's checkpoint")
+    parser.add_argument("--checkpoint-seconds", type=positive(float, "a number of seconds", 1e7),
+                        default=CHECKPOINT_SECONDS,
+                        help=f"seconds between checkpoints (default {CHECKPOINT_SECONDS:g})")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def learn_heuristic_main(argv: list[str] | None = None) -> int:
+    """Run `learn-heuristic`; returns the exit status."""
+    args = learn_heuristic_parser().parse_args(argv)
+    return run_guarded("learn-heuristic", lambda: _learn(args),
+                       f"interrupted; the last checkpoint is kept: give --resume to continue ({checkpoint_path(args.out)})")
+
+
+def _learn(args) -> int:
+    puzzle = Puzzle(*parse_board(args.board), args.goal)
+    hidden = _hidden(args.hidden)
+    settings = DEFAULTS._replace(batch=args.batch, max_moves=args.max_moves, rate=args.rate)
+    total = args.iterations
+    with tqdm(total=total, unit=" iterations", disable=not show_progress(args.quiet)) as bar:
+        def progress(state):
+            bar.update(1)
+            if state.curve:
+                bar.set_postfix(loss=f"{state.curve[-1][1]:.4f}", states=f"{state.states:,}", walk=state.longest)
+
+        out = learn_heuristic(puzzle, args.features, args.out, method=args.method, hidden=hidden,
+                              seconds=args.seconds, iterations=args.iterations, seed=args.seed, settings=settings,
+                              resume=args.resume, force=args.force, checkpoint_seconds=args.checkpoint_seconds,
+                              progress=progress)
+    plot = plot_learning_curve(out)
+    print(f"wrote {out}" + ("" if plot is None else f" and its learning curve {plot}"))
+    return EXIT_OK
+
+
+def _hidden(text: str) -> tuple[int, int]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if len(sizes) != 2 or min(sizes) < 1:
+        raise InputError(f"--hidden {text!r}: give the two hidden layers' sizes, e.g. 64,32")
+    return sizes

@@ -1,0 +1,192 @@
+"""model_file.py -- a learned heuristic's model file: HDF5, describing and checking itself as a PDB file does.
+
+What a file holds (written by learn-heuristic, read by the `learned:FILE` heuristic):
+
+    attributes   format, format_version, package_version, board_rows, board_cols, goal;
+                 features: the feature spec (features.py), its PDB files named relative to
+                 the model file's folder; pdb_files: JSON list of {path, checksum, build} of
+                 every PDB file the features read (relative path, the checksum it had when the
+                 model was trained, the build-pdb command that writes it); hidden: the two
+                 hidden layers' sizes; training: JSON of how the model was trained (method,
+                 budget, seed, seconds, states seen, ...); checksum: SHA-256 over the weights
+    datasets     the network's arrays (network.Network's fields); loss_curve: (states seen,
+                 loss) rows of the training
+
+Reading refuses, with one line (ModelError): a missing or non-HDF5 file, another format or
+version, a damaged file (an array missing or of the wrong shape, weights that fail the
+checksum), a model for another board or goal, and a PDB file of its features that is missing
+or differs from the one the model was trained on, naming the file and the command that
+builds it. Nothing is read half: the whole file is checked before a term is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import h5py
+import numpy as np
+
+from pdb_build.store import build_command, check_target, package_version, raised_by_h5py
+from solvers.atomic import atomic_target
+from solvers.errors import InputError
+from solvers.heuristics.features import FeatureSet, feature_set
+from solvers.heuristics.network import Network
+from solvers.heuristics.pdb_files import loaded
+from solvers.heuristics.pdb_terms import PREFIX as PDB_PREFIX
+from solvers.puzzle import Puzzle, PuzzleError
+
+FORMAT = "tilepdb-learned-heuristic"
+FORMAT_VERSION = 1
+
+
+class ModelError(InputError):
+    """A model file that cannot be used, in one line."""
+
+
+@dataclass(frozen=True)
+class StoredModel:
+    """A model file's contents, checked (module docstring)."""
+
+    path: Path
+    puzzle: Puzzle
+    features: str  # the spec as stored: PDB files relative to the model's folder
+    pdb_files: tuple[dict, ...]
+    network: Network
+    training: dict = field(default_factory=dict)
+    loss_curve: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    checksum: str = ""
+
+    def pdb_path(self, entry: dict) -> Path:
+        """Where a PDB file of the features is: its stored path from the model's folder."""
+        return (self.path.parent / entry["path"]).resolve()
+
+    def feature_set(self) -> FeatureSet:
+        """The model's features with their PDB files found and checked against the ones it was
+        trained on (ModelError naming a missing or different file and how to build it)."""
+        spec = self.features
+        for entry in self.pdb_files:
+            where = self.pdb_path(entry)
+            if not where.is_file():
+                raise ModelError(f"{self.path}: reads PDB file {where}, which is missing; build it with: "
+                                 f"{_command(entry, where)}")
+            spec = spec.replace(PDB_PREFIX + entry["path"], PDB_PREFIX + str(where))
+        features = feature_set(self.puzzle, spec)
+        found = {str(Path(file).resolve()): checksum for file, checksum in features.provenance}
+        for entry in self.pdb_files:
+            where = self.pdb_path(entry)
+            if found.get(str(where)) != entry["checksum"]:
+                raise ModelError(f"{self.path}: PDB file {where} is not the one the model was trained on (its tables "
+                                 f"differ); build that one with: {_command(entry, where)}, or train the model again")
+        return features
+
+    def term(self):
+        """The model's term (learned.py), its features checked."""
+        from solvers.heuristics.learned import PREFIX, learned_term  # learned.py reads files through this module
+
+        spec = PREFIX + str(self.path)
+        return learned_term(self.puzzle, self.feature_set(), self.network, PREFIX + self.path.name, spec,
+                            provenance=((str(self.path), self.checksum),))
+
+
+def _command(entry: dict, where: Path) -> str:
+    return entry["build"].replace("--out {out}", f"--out {where}")
+
+
+def weights_checksum(network: Network) -> str:
+    """SHA-256 over the network's arrays, shapes included."""
+    digest = hashlib.sha256()
+    for name, array in zip(network._fields, network):
+        array = np.ascontiguousarray(array, dtype=np.float64)
+        digest.update(f"{name}{array.shape}".encode())
+        digest.update(array.tobytes())
+    return "sha256:" + digest.hexdigest()
+
+
+def write_model(path: str | Path, features: FeatureSet, network: Network, training: dict,
+                loss_curve: np.ndarray, *, force: bool = False) -> Path:
+    """Write the model atomically to `path` (refused if it exists, unless `force`); the PDB
+    files of `features` are named relative to its folder."""
+    path = Path(path)
+    check_target(path, force)
+    folder = path.absolute().parent
+    spec, entries = features.spec, []
+    for file, checksum in features.provenance:
+        relative = os.path.relpath(Path(file).absolute(), folder)
+        spec = spec.replace(PDB_PREFIX + file, PDB_PREFIX + relative)
+        database = loaded(file, features.puzzle)
+        entries.append({"path": relative, "checksum": checksum, "build": build_command(database, "{out}")})
+    puzzle = features.puzzle
+    try:
+        with atomic_target(path) as temporary, h5py.File(temporary, "w") as handle:
+            handle.attrs.update(
+                format=FORMAT, format_version=FORMAT_VERSION, package_version=package_version(),
+                board_rows=puzzle.rows, board_cols=puzzle.cols, goal=puzzle.goal.astype(np.int64),
+                features=spec, pdb_files=json.dumps(entries), hidden=np.array(network.sizes[1:], dtype=np.int64),
+                training=json.dumps(training), checksum=weights_checksum(network),
+            )
+            for name, array in zip(network._fields, network):
+                handle.create_dataset(name, data=np.asarray(array, dtype=np.float64))
+            handle.create_dataset("loss_curve", data=np.asarray(loss_curve, dtype=np.float64).reshape(-1, 2))
+    except OSError as error:
+        raise ModelError(f"cannot write {path}: {error.strerror or error}") from None
+    return path
+
+
+def read_model(path: str | Path, puzzle: Puzzle | None = None) -> StoredModel:
+    """The checked contents of the model file at `path`, for `puzzle` if given (module docstring)."""
+    path = Path(path).absolute()
+    if not path.is_file():
+        raise ModelError(f"{path}: no such model file")
+    try:
+        with h5py.File(path, "r") as handle:
+            stored = _read(path, handle)
+    except Exception as error:
+        if not raised_by_h5py(error):  # a bug of ours: shown as it is
+            raise
+        raise ModelError(f"{path}: not a readable tilepdb model file ({str(error).splitlines()[0]})") from None
+    if puzzle is not None and (stored.puzzle.rows, stored.puzzle.cols) != (puzzle.rows, puzzle.cols):
+        raise ModelError(f"{path}: trained for a {stored.puzzle.board} board, not {puzzle.board}")
+    if puzzle is not None and stored.puzzle != puzzle:
+        raise ModelError(f"{path}: trained for goal {' '.join(map(str, stored.puzzle.goal))}, not "
+                         f"{' '.join(map(str, puzzle.goal))}")
+    return stored
+
+
+def _read(path: Path, handle: h5py.File) -> StoredModel:
+    attrs = handle.attrs
+    if attrs.get("format") != FORMAT:
+        raise ModelError(f"{path}: not a tilepdb model file")
+    if attrs.get("format_version") != FORMAT_VERSION:
+        raise ModelError(f"{path}: format version {attrs.get('format_version')!r} is not {FORMAT_VERSION}, the "
+                         "version this tilepdb reads; train the model again with learn-heuristic")
+    try:  # a missing or malformed attribute or array: a damaged file, not a bug
+        puzzle = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
+        pdb_files = tuple(json.loads(str(attrs["pdb_files"])))
+        if not all(isinstance(e, dict) and {"path", "checksum", "build"} <= set(e) for e in pdb_files):
+            raise ValueError("pdb_files")
+        arrays = {name: handle[name][()] for name in Network._fields}
+        network = Network(**{name: np.asarray(a, dtype=np.float64) for name, a in arrays.items()})
+        stored = StoredModel(path, puzzle, str(attrs["features"]), pdb_files, network,
+                             json.loads(str(attrs["training"])), np.asarray(handle["loss_curve"][()]),
+                             str(attrs["checksum"]))
+    except (KeyError, ValueError, TypeError, PuzzleError) as error:
+        raise ModelError(f"{path}: damaged: {type(error).__name__} {str(error).splitlines()[0] if str(error) else ''}"
+                         .rstrip()) from None
+    _check_shapes(path, network)
+    if weights_checksum(network) != stored.checksum:
+        raise ModelError(f"{path}: its weights fail their checksum; the file is damaged")
+    return stored
+
+
+def _check_shapes(path: Path, network: Network) -> None:
+    n_inputs, hidden1, hidden2 = network.w1.shape[0], network.w1.shape[-1], network.w2.shape[-1]
+    expected = {"shift": (n_inputs,), "spread": (n_inputs,), "w1": (n_inputs, hidden1), "b1": (hidden1,),
+                "w2": (hidden1, hidden2), "b2": (hidden2,), "w3": (hidden2,), "b3": (1,)}
+    for name, shape in expected.items():
+        if getattr(network, name).shape != shape:
+            raise ModelError(f"{path}: array {name} has shape {getattr(network, name).shape}, not {shape}; the file "
+                             "is damaged")

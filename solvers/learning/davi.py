@@ -1,0 +1,98 @@
+"""davi.py -- deep approximate value iteration over features (DAVI: Agostinelli, McAleer, Shmakov & Baldi, Nature Machine Intelligence 2019).
+
+Each iteration draws a batch of states by random walks back from the goal (walks.py), of
+lengths uniform from 0 to the current longest walk, computes each state's target
+
+    0 at the goal, elsewhere the minimum over its children c of 1 + h_target(c)
+
+(h_target(goal) = 0; elsewhere the target network's output, at least 0), and takes one Adam
+step of the network toward the targets (fit.py). The target network is a copy of the network,
+refreshed every `check_every` iterations when the mean loss since the last check is below
+`threshold` (as Agostinelli et al. refresh theirs); each refresh lengthens the longest walk by
+`grow` moves, up to `max_moves`, so that the values spread outward from the goal as those
+near it become right. Everything the next iteration needs is in a `DaviState` (a checkpoint
+holds one): the same seed and state give the same training.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from solvers.heuristics.features import FeatureSet, inputs_of
+from solvers.heuristics.network import Network, forward, initial_network, normalisation
+from solvers.learning.fit import Adam, loss_and_gradients
+from solvers.learning.walks import children, scrambled
+
+NORMALISATION_STATES = 4096  # states drawn to set the inputs' normalisation
+
+
+class DaviSettings(NamedTuple):
+    """How DAVI trains (module docstring); `rate` is Adam's learning rate."""
+
+    batch: int = 1000
+    max_moves: int = 100
+    first_moves: int = 4
+    grow: int = 4
+    check_every: int = 100
+    threshold: float = 0.05
+    rate: float = 1e-3
+
+
+class DaviState(NamedTuple):
+    """Where a training stands: the network and its target copy, Adam's state, the longest walk
+    now drawn, the iterations and states seen so far, the loss since the last check (sum and
+    count), the target refreshes so far, and the loss curve ((states seen, mean loss) per check)."""
+
+    network: Network
+    target: Network
+    adam: Adam
+    longest: int
+    iterations: int
+    states: int
+    loss_sum: float
+    loss_count: int
+    refreshes: int
+    curve: tuple[tuple[int, float], ...]
+
+
+def davi_start(features: FeatureSet, hidden: tuple[int, int], settings: DaviSettings,
+               rng: np.random.Generator) -> DaviState:
+    """A fresh training: random weights, the inputs normalised over walks of every length up to
+    `max_moves`, the target network a copy."""
+    puzzle = features.puzzle
+    sample = scrambled(puzzle, rng.integers(0, settings.max_moves + 1, NORMALISATION_STATES), rng)
+    network = initial_network(features.n_inputs, hidden, rng, *normalisation(inputs_of(features, sample)))
+    return DaviState(network, network, Adam.fresh(network), min(settings.first_moves, settings.max_moves), 0, 0,
+                     0.0, 0, 0, ())
+
+
+def value_targets(features: FeatureSet, target: Network, states: np.ndarray) -> np.ndarray:
+    """Each state's DAVI target (module docstring) by the network `target`."""
+    puzzle = features.puzzle
+    kids, legal = children(puzzle, states)
+    flat = kids.reshape(-1, puzzle.n_cells)
+    values = np.maximum(forward(target, inputs_of(features, flat)), 0.0)
+    values[np.all(flat == puzzle.goal, axis=1)] = 0.0
+    costs = np.where(legal, 1.0 + values.reshape(legal.shape), np.inf).min(axis=1)
+    return np.where(np.all(states == puzzle.goal, axis=1), 0.0, costs)
+
+
+def davi_step(features: FeatureSet, settings: DaviSettings, state: DaviState, rng: np.random.Generator) -> DaviState:
+    """The training after one more iteration (module docstring)."""
+    states = scrambled(features.puzzle, rng.integers(0, state.longest + 1, settings.batch), rng)
+    targets = value_targets(features, state.target, states)
+    loss, gradients = loss_and_gradients(state.network, inputs_of(features, states), targets)
+    network, adam = state.adam.step(state.network, gradients, settings.rate)
+    state = state._replace(network=network, adam=adam, iterations=state.iterations + 1,
+                           states=state.states + settings.batch, loss_sum=state.loss_sum + loss,
+                           loss_count=state.loss_count + 1)
+    if state.iterations % settings.check_every:
+        return state
+    mean = state.loss_sum / state.loss_count
+    state = state._replace(loss_sum=0.0, loss_count=0, curve=(*state.curve, (state.states, mean)))
+    if mean >= settings.threshold:
+        return state
+    return state._replace(target=state.network, refreshes=state.refreshes + 1,
+                          longest=min(settings.max_moves, state.longest + settings.grow))
