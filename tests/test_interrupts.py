@@ -33,6 +33,14 @@ PROGRAM = textwrap.dedent("""
                 temporary.write_text("output")
         elif sys.argv[2] == "break":  # what an interrupted library step may raise instead
             raise RuntimeError("no compiled object yet")
+        elif sys.argv[2] == "leave-broken-objects":  # llvmlite's, after a compile cut short
+            class FailsWhenCollected:
+                def __del__(self):
+                    raise AttributeError("half made")
+
+            global left_behind
+            left_behind = [FailsWhenCollected() for _ in range(3)]  # collected at exit
+            raise RuntimeError("no compiled object yet")
         elif sys.argv[2] == "keep-working":
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
@@ -84,5 +92,13 @@ def test_an_error_that_follows_an_interrupt_is_reported_as_the_interrupt(tmp_pat
     """A step cut short by the interrupt (numba's compiler, mid-kernel) may fail with an error of
     its own: the user asked to stop, so it is the interrupt's line and status, not a bug report."""
     done, _ = run(tmp_path, "break")
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "probe: interrupted; no file was written\n"
+
+
+def test_objects_an_interrupt_left_half_made_add_nothing_to_the_line(tmp_path):
+    """Finalizers of objects a cut-short step left broken raise at exit; the user sees only the
+    interrupt's line, not their "Exception ignored" tracebacks."""
+    done, _ = run(tmp_path, "leave-broken-objects")
     assert done.returncode == 130, done.stderr
     assert done.stderr == "probe: interrupted; no file was written\n"

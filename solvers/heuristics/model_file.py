@@ -81,6 +81,9 @@ class StoredModel:
             if found.get(str(where)) != entry["checksum"]:
                 raise ModelError(f"{self.path}: PDB file {where} is not the one the model was trained on (its tables "
                                  f"differ); build that one with: {_command(entry, where)}, or train the model again")
+        if features.n_inputs != self.network.sizes[0]:
+            raise ModelError(f"{self.path}: its features give {features.n_inputs} inputs but its network reads "
+                             f"{self.network.sizes[0]}; the file is damaged")
         return features
 
     def term(self):
@@ -160,8 +163,10 @@ def _read(path: Path, handle: h5py.File) -> StoredModel:
     attrs = handle.attrs
     if attrs.get("format") != FORMAT:
         raise ModelError(f"{path}: not a tilepdb model file")
-    if attrs.get("format_version") != FORMAT_VERSION:
-        raise ModelError(f"{path}: format version {attrs.get('format_version')!r} is not {FORMAT_VERSION}, the "
+    version = attrs.get("format_version")
+    if version != FORMAT_VERSION:
+        shown = repr(version.item() if isinstance(version, np.generic) else version)
+        raise ModelError(f"{path}: format version {shown} is not {FORMAT_VERSION}, the "
                          "version this tilepdb reads; train the model again with learn-heuristic")
     try:  # a missing or malformed attribute or array: a damaged file, not a bug
         puzzle = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])

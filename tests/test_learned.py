@@ -1,0 +1,325 @@
+"""Learned heuristics: the features and the network's kernel and batch evaluations against a naive
+twin on random states of every board size, searches guided by a model, model files and their
+refusals, and the training's parts (walks, gradients, DAVI against exact distances, checkpoints)."""
+
+from __future__ import annotations
+
+import h5py
+import numpy as np
+import pytest
+
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import custom
+from solvers.errors import InputError
+from solvers.heuristics import from_spec
+from solvers.heuristics.features import feature_set, inputs_of
+from solvers.heuristics.learned import batch_h
+from solvers.heuristics.model_file import ModelError, read_model, write_model
+from solvers.heuristics.network import Network
+from solvers.learning.davi import DaviSettings
+from solvers.learning.fit import loss_and_gradients
+from solvers.learning.learn import checkpoint_path, learn_heuristic
+from solvers.learning.walks import children, scrambled
+from solvers.make_instances import random_instances
+from solvers.puzzle import Puzzle
+from solvers.solve import solve
+from tests import naive
+from tests.conftest import STANDARD_3X3, default_forbidden, distances
+
+FEATURES = "manhattan, linear-conflict, blank, cells"
+
+
+def naive_inputs(state: tuple, goal: tuple, rows: int, cols: int) -> list[float]:
+    """The inputs of FEATURES as features.py documents them, computed by hand."""
+    n = rows * cols
+    blank = [1.0 if tile == 0 else 0.0 for tile in state]
+    cells = [0.0] * ((n - 1) * n)
+    for cell, tile in enumerate(state):
+        if tile:
+            cells[(tile - 1) * n + cell] = 1.0
+    return [naive.manhattan(state, goal, cols), naive.linear_conflict(state, goal, rows, cols), *blank, *cells]
+
+
+def naive_h(network: Network, inputs: list[float], at_goal: bool) -> int:
+    """h as the kind documents it: the network's output in floats, rounded, at least 1, 0 at the goal."""
+    x = (np.array(inputs) - network.shift) / network.spread
+    hidden1 = np.maximum(x @ network.w1 + network.b1, 0.0)
+    hidden2 = np.maximum(hidden1 @ network.w2 + network.b2, 0.0)
+    out = float(hidden2 @ network.w3 + network.b3[0])
+    return 0 if at_goal else max(int(np.floor(out + 0.5)), 1)
+
+
+def manhattan_like_network(n_inputs: int, rng: np.random.Generator, noise: float, hidden=(12, 6)) -> Network:
+    """A network whose output is Manhattan distance (the first input) plus random terms of size about `noise`:
+    h spreads over many values, as a trained one's does."""
+    h1, h2 = hidden
+    w1, w2, w3 = rng.normal(0, noise, (n_inputs, h1)), rng.normal(0, 0.5, (h1, h2)), rng.normal(0, 0.5, h2)
+    w1[:, 0], w2[:, 0], w2[0, :], w3[0] = 0.0, 0.0, 0.0, 1.0
+    w1[0, 0], w2[0, 0] = 1.0, 1.0
+    return Network(np.zeros(n_inputs), np.ones(n_inputs), w1, rng.normal(0, noise, h1), w2, np.abs(rng.normal(0, 0.5, h2)),
+                   w3, np.array([0.3]))
+
+
+def model_file(tmp_path, puzzle: Puzzle, spec: str, network_of, name="model.h5"):
+    features = feature_set(puzzle, spec)
+    network = network_of(features.n_inputs)
+    path = write_model(tmp_path / name, features, network, {"method": "hand-made"}, np.zeros((0, 2)))
+    return path, network
+
+
+@pytest.mark.parametrize("board", [(2, 3), (3, 3), (4, 4), (5, 5), (7, 7)])
+def test_kernel_and_batch_evaluations_match_a_naive_forward_pass_on_random_states(board, tmp_path):
+    rows, cols = board
+    puzzle = Puzzle(rows, cols)
+    goal = tuple(int(t) for t in puzzle.goal)
+    rng = np.random.default_rng(rows * 10 + cols)
+    path, network = model_file(tmp_path, puzzle, FEATURES, lambda n: manhattan_like_network(n, rng, 0.7))
+    heuristic = from_spec(puzzle, f"learned:{path}")
+    states = np.vstack([random_instances(puzzle, 40, seed=rows), puzzle.goal[None]])
+    expected = [naive_h(network, naive_inputs(tuple(map(int, s)), goal, rows, cols), tuple(map(int, s)) == goal)
+                for s in states]
+    assert heuristic.evaluate_many(states).tolist() == expected
+    assert batch_h(heuristic.terms[0], states).tolist() == expected
+    assert len(set(expected)) > 5  # the states spread over many values of h
+
+
+def test_learned_heuristics_compose_in_the_tree_and_read_pdb_features(tmp_path):
+    puzzle = Puzzle(3, 3, STANDARD_3X3)
+    pdb, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2,3,4", "5,6,7,8"])), tmp_path / "44.h5")
+    spec = f"manhattan, pdb:{pdb}, pdb:{pdb}+reflect, cells"
+    features = feature_set(puzzle, spec)
+    states = np.array(list(distances(3, 3, STANDARD_3X3)), dtype=np.uint8)[::97]
+    table = [from_spec(puzzle, f"pdb:{pdb}").evaluate_many(states), from_spec(puzzle, f"pdb:{pdb}+reflect").evaluate_many(states)]
+    inputs = inputs_of(features, states)
+    assert inputs[:, 1].tolist() == table[0].tolist() and inputs[:, 2].tolist() == table[1].tolist()
+    rng = np.random.default_rng(3)
+    path, _ = model_file(tmp_path, puzzle, spec, lambda n: manhattan_like_network(n, rng, 0.5))
+    learned = from_spec(puzzle, f"learned:{path}")
+    combined = from_spec(puzzle, f"max(linear-conflict, learned:{path})")
+    by_hand = np.maximum(from_spec(puzzle, "linear-conflict").evaluate_many(states), learned.evaluate_many(states))
+    assert combined.evaluate_many(states).tolist() == by_hand.tolist()
+    assert not combined.admissible and combined.overestimates
+
+
+# The search tests share one model: each search kernel is compiled once per heuristic, and a
+# feature spec without linear conflict keeps each compile short.
+SEARCH_FEATURES = "manhattan, cells"
+
+
+@pytest.fixture(scope="module")
+def search_model(tmp_path_factory):
+    """A learned:FILE heuristic on the 2x4 board over SEARCH_FEATURES."""
+    puzzle = Puzzle(2, 4)
+    rng = np.random.default_rng(2)
+    path, _ = model_file(tmp_path_factory.mktemp("model"), puzzle, SEARCH_FEATURES,
+                         lambda n: manhattan_like_network(n, rng, 0.5))
+    return puzzle, from_spec(puzzle, f"learned:{path}")
+
+
+def test_ida_with_a_learned_heuristic_matches_a_naive_ida_that_evaluates_every_node_from_scratch(
+        search_model, two_by_four_distances):
+    # the kernels update the first layer move by move; the naive search evaluates each node anew
+    puzzle, heuristic = search_model
+    goal = tuple(int(t) for t in puzzle.goal)
+    states = [s for s, d in two_by_four_distances.items() if 14 <= d <= 20][::1501][:6]
+    for state in states:
+        result = solve(puzzle, np.array(state, dtype=np.uint8), "ida", heuristic)
+        length, passes = naive.ida_star_counts(state, goal, 2, 4, lambda s: heuristic(np.array(s, dtype=np.uint8)),
+                                               forbidden=default_forbidden())
+        assert not result.bpmx and result.length == length >= two_by_four_distances[state]
+        assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes
+
+
+@pytest.mark.parametrize("algorithm, options", [
+    ("astar", {}), ("greedy", {}), ("beam", {"beam_width": 20}), ("bulb", {"beam_width": 5}),
+    ("anytime", {"time_limit": 2.0}),
+])
+def test_every_search_takes_a_learned_heuristic_and_claims_no_optimality_from_it(algorithm, options, search_model,
+                                                                                 two_by_four_distances):
+    puzzle, heuristic = search_model
+    for start in random_instances(puzzle, 4, seed=9):
+        result = solve(puzzle, start, algorithm, heuristic, **options)
+        assert result.status == "solved" and result.length >= two_by_four_distances[tuple(map(int, start))]
+        assert not result.optimal and result.lower_bound is None and not result.bpmx
+
+
+def test_model_files_round_trip_with_their_provenance(tmp_path):
+    puzzle = Puzzle(2, 3, [0, 1, 2, 3, 4, 5])
+    rng = np.random.default_rng(1)
+    path, network = model_file(tmp_path, puzzle, "manhattan, blank", lambda n: manhattan_like_network(n, rng, 0.5))
+    stored = read_model(path, puzzle)
+    assert stored.puzzle == puzzle and stored.features == "manhattan, blank"
+    assert stored.training == {"method": "hand-made"} and stored.pdb_files == ()
+    assert all(np.array_equal(a, b) for a, b in zip(stored.network, network))
+    with pytest.raises(InputError, match="exists"):
+        write_model(path, feature_set(puzzle, "manhattan, blank"), network, {}, np.zeros((0, 2)))
+
+
+def test_models_for_another_board_or_goal_and_damaged_files_are_refused(tmp_path):
+    puzzle = Puzzle(2, 3)
+    rng = np.random.default_rng(1)
+    path, network = model_file(tmp_path, puzzle, "manhattan, cells", lambda n: manhattan_like_network(n, rng, 0.5))
+    with pytest.raises(ModelError, match="trained for a 2x3 board, not 3x2"):
+        from_spec(Puzzle(3, 2), f"learned:{path}")
+    with pytest.raises(ModelError, match="trained for goal 1 2 3 4 5 0, not 0 1 2 3 4 5"):
+        from_spec(Puzzle(2, 3, [0, 1, 2, 3, 4, 5]), f"learned:{path}")
+    with pytest.raises(ModelError, match="no such model file"):
+        from_spec(puzzle, f"learned:{tmp_path / 'none.h5'}")
+    (tmp_path / "text.h5").write_text("not a model\n")
+    with pytest.raises(ModelError, match="not a readable tilepdb model file"):
+        from_spec(puzzle, f"learned:{tmp_path / 'text.h5'}")
+
+    def altered(name, change):
+        copy = tmp_path / name
+        copy.write_bytes(path.read_bytes())
+        with h5py.File(copy, "r+") as handle:
+            change(handle)
+        return copy
+
+    def tamper(handle):
+        weights = handle["w2"][()]
+        weights[0, 0] += 1.0
+        handle["w2"][...] = weights
+
+    cases = {
+        "tampered.h5": (tamper, "fail their checksum"),
+        "missing.h5": (lambda h: h.__delitem__("w3"), "damaged: KeyError"),
+        "version.h5": (lambda h: h.attrs.__setitem__("format_version", 99), "format version 99 is not 1"),
+        "other.h5": (lambda h: h.attrs.__setitem__("format", "something else"), "not a tilepdb model file"),
+        "features.h5": (lambda h: h.attrs.__setitem__("features", "manhattan, blank"), "features give 7 inputs but its network reads 31"),
+    }
+    for name, (change, message) in cases.items():
+        with pytest.raises(ModelError, match=message):
+            from_spec(puzzle, f"learned:{altered(name, change)}")
+
+
+def test_a_model_whose_pdb_file_is_missing_or_differs_is_refused_with_the_command_that_builds_it(tmp_path):
+    puzzle = Puzzle(2, 4)
+    folder = tmp_path / "pdbs"
+    folder.mkdir()
+    pdb, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2,3", "4,5,6,7"])), folder / "34.h5")
+    rng = np.random.default_rng(4)
+    path, _ = model_file(tmp_path, puzzle, f"pdb:{pdb}, blank", lambda n: manhattan_like_network(n, rng, 0.5))
+    assert read_model(path).features == "pdb:pdbs/34.h5, blank"  # relative to the model's folder
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "pdbs").mkdir()
+    (moved / "model.h5").write_bytes(path.read_bytes())
+    (moved / "pdbs" / "34.h5").write_bytes(pdb.read_bytes())
+    assert from_spec(puzzle, f"learned:{moved / 'model.h5'}").evaluate_many(puzzle.goal[None]).tolist() == [0]
+    pdb.unlink()
+    with pytest.raises(ModelError) as refusal:
+        from_spec(puzzle, f"learned:{path}")
+    message = str(refusal.value)
+    assert "34.h5, which is missing; build it with: build-pdb --board 2x4" in message and f"--out {pdb}" in message
+    build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2,3", "4,5,6,7"]), zero_aware=True), pdb)
+    with pytest.raises(ModelError, match="is not the one the model was trained on"):
+        from_spec(puzzle, f"learned:{path}")
+
+
+def test_walks_and_children_are_legal_moves_of_the_naive_model(two_by_four_distances):
+    puzzle = Puzzle(2, 4)
+    rng = np.random.default_rng(6)
+    lengths = rng.integers(0, 40, 300)
+    states = scrambled(puzzle, lengths, rng)
+    for state, length in zip(states, lengths):  # a walk of k moves ends at most k moves away, at k's parity
+        distance = two_by_four_distances[tuple(map(int, state))]
+        assert distance <= length and (length - distance) % 2 == 0
+    kids, legal = children(puzzle, states[:40])
+    for state, row, allowed in zip(states[:40], kids, legal):
+        expected = set(naive.blank_moves(tuple(map(int, state)), 2, 4))
+        assert {tuple(map(int, k)) for k, ok in zip(row, allowed) if ok} == expected
+        assert allowed.sum() == len(expected)
+
+
+def test_walks_of_length_zero_stay_at_the_goal_and_never_undo_their_last_move():
+    puzzle = Puzzle(2, 3)
+    rng = np.random.default_rng(1)
+    assert (scrambled(puzzle, np.zeros(5, dtype=int), rng) == puzzle.goal).all()
+    exact = distances(2, 3, tuple(int(t) for t in puzzle.goal))
+    two = scrambled(puzzle, np.full(300, 2), rng)  # a walk that never undoes a move is two moves away
+    assert {exact[tuple(map(int, s))] for s in two} == {2}
+
+
+def test_gradients_match_finite_differences():
+    rng = np.random.default_rng(3)
+    network = Network(rng.normal(0, 1, 5), rng.uniform(0.5, 2, 5), rng.normal(0, 1, (5, 7)), rng.normal(0, 1, 7),
+                      rng.normal(0, 1, (7, 4)), rng.normal(0, 1, 4), rng.normal(0, 1, 4), rng.normal(0, 1, 1))
+    inputs, targets = rng.normal(0, 1, (9, 5)), rng.normal(0, 3, 9)
+    _, gradients = loss_and_gradients(network, inputs, targets)
+    step = 1e-6
+    for name, gradient in gradients.items():
+        array = getattr(network, name)
+        for index in list(np.ndindex(array.shape))[:6]:
+            moved = [array.copy(), array.copy()]
+            moved[0][index] += step
+            moved[1][index] -= step
+            up, down = (loss_and_gradients(network._replace(**{name: m}), inputs, targets)[0] for m in moved)
+            assert gradient[index] == pytest.approx((up - down) / (2 * step), rel=1e-4, abs=1e-6), (name, index)
+
+
+DAVI_2X3 = DaviSettings(batch=200, max_moves=30, check_every=50, threshold=0.02, rate=3e-3)
+
+
+def test_davi_learns_every_2x3_distance_to_within_half_a_move(tmp_path):
+    puzzle = Puzzle(2, 3)
+    exact = distances(2, 3, tuple(int(t) for t in puzzle.goal))
+    out = learn_heuristic(puzzle, "cells", tmp_path / "m.h5", hidden=(64, 32), iterations=3000, seed=1,
+                          settings=DAVI_2X3)
+    states = np.array(list(exact), dtype=np.uint8)
+    stored = read_model(out, puzzle)
+    from solvers.heuristics.network import forward
+
+    assert np.abs(forward(stored.network, inputs_of(feature_set(puzzle, "cells"), states)) - list(exact.values())).max() < 0.5
+    assert from_spec(puzzle, f"learned:{out}").evaluate_many(states).tolist() == list(exact.values())
+    assert stored.training["iterations"] == 3000 and stored.training["method"] == "davi"
+    assert stored.loss_curve.shape == (60, 2) and not checkpoint_path(out).exists()
+
+
+def test_an_interrupted_training_resumes_to_the_same_model_as_one_that_ran_through(tmp_path):
+    puzzle = Puzzle(2, 3)
+    settings = DAVI_2X3._replace(batch=50, check_every=5)
+    straight = learn_heuristic(puzzle, "manhattan, cells", tmp_path / "a.h5", hidden=(8, 4), iterations=40, seed=3,
+                               settings=settings)
+
+    def interrupt_at_25(state):
+        if state.iterations == 25:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        learn_heuristic(puzzle, "manhattan, cells", tmp_path / "b.h5", hidden=(8, 4), iterations=40, seed=3,
+                        settings=settings, checkpoint_seconds=0.0, progress=interrupt_at_25)
+    assert checkpoint_path(tmp_path / "b.h5").exists() and read_model(tmp_path / "b.h5").training["iterations"] == 24
+    with pytest.raises(InputError, match="exists; give --force"):
+        learn_heuristic(puzzle, "manhattan, cells", tmp_path / "b.h5", hidden=(8, 4), iterations=40, seed=3,
+                        settings=settings)
+    with pytest.raises(InputError, match="another training .its seed differ"):
+        learn_heuristic(puzzle, "manhattan, cells", tmp_path / "b.h5", hidden=(8, 4), iterations=40, seed=4,
+                        settings=settings, resume=True)
+    resumed = learn_heuristic(puzzle, "manhattan, cells", tmp_path / "b.h5", hidden=(8, 4), iterations=40, seed=3,
+                              settings=settings, resume=True)
+    a, b = read_model(straight), read_model(resumed)
+    assert all(np.array_equal(x, y) for x, y in zip(a.network, b.network)) and b.training["iterations"] == 40
+    assert np.array_equal(a.loss_curve, b.loss_curve) and not checkpoint_path(resumed).exists()
+
+
+def test_learn_heuristic_command_writes_a_model_and_refuses_bad_options_in_one_line(tmp_path, capsys):
+    from solvers.cli import learn_heuristic_main
+
+    out = tmp_path / "m.h5"
+    assert learn_heuristic_main(["--board", "2x3", "--features", "manhattan, blank", "--iterations", "20",
+                                 "--batch", "20", "--hidden", "4,3", "--out", str(out), "--quiet"]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    assert from_spec(Puzzle(2, 3), f"learned:{out}").evaluate_many(Puzzle(2, 3).goal[None]).tolist() == [0]
+    refusals = [
+        (["--features", "manhattan, blank", "--iterations", "5"], "exists; give --force to overwrite it"),
+        (["--features", "", "--iterations", "5", "--force"], "no features given"),
+        (["--features", "manhattan, manhattan", "--iterations", "5", "--force"], "manhattan given twice"),
+        (["--features", "cells", "--force"], "give a budget"),
+        (["--features", "cells", "--iterations", "5", "--hidden", "4", "--force"], "give the two hidden layers"),
+        (["--features", "cells", "--iterations", "5", "--resume", "--force"], "no checkpoint to resume from"),
+    ]
+    for extra, message in refusals:
+        assert learn_heuristic_main(["--board", "2x3", "--out", str(out), "--quiet", *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, err
