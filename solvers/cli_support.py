@@ -40,26 +40,19 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
               file=sys.stderr)
         return EXIT_INVALID
     except KeyboardInterrupt:
-        return report_interrupt(prog, interrupted)
+        print(f"{prog}: {interrupted}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return EXIT_BROKEN_PIPE
     except Exception:
         if interrupts.requested():  # what an interrupted step (numba's compiler, say) broke: still Ctrl-C
-            return report_interrupt(prog, interrupted)
+            print(f"{prog}: {interrupted}", file=sys.stderr)
+            return EXIT_INTERRUPTED
         traceback.print_exc()  # not bad input: a bug, shown in full
         print(f"{prog}: internal error: this is a bug in tilepdb; please report it with the traceback above",
               file=sys.stderr)
         return EXIT_BUG
-
-
-def report_interrupt(prog: str, interrupted: str) -> int:
-    """Say `interrupted` on stderr and return exit status 130. From then on, exceptions that
-    finalizers raise are not printed: an interrupt inside numba's compiler leaves llvmlite's
-    objects half made, and their finalizers would add a traceback to the one line."""
-    print(f"{prog}: {interrupted}", file=sys.stderr)
-    sys.unraisablehook = lambda unraisable: None
-    return EXIT_INTERRUPTED
 
 
 def show_progress(quiet: bool) -> bool:

@@ -51,10 +51,13 @@ def _interrupt(signal_number, frame):
 
 def _redeliver_swallowed(unraisable) -> None:
     """An interrupt raised where Python cannot propagate it is sent again shortly, from another
-    thread, so that it lands outside the callback; any other unraisable error is reported as usual."""
-    if isinstance(unraisable.exc_value, KeyboardInterrupt) and _requested.is_set():
+    thread, so that it lands outside the callback. Any other unraisable error after a stop was
+    asked for is what the interruption broke (an interrupt inside numba's compiler leaves
+    llvmlite's objects half made, and their finalizers raise), not printed beside the command's
+    one line; before that, it is reported as usual."""
+    if not _requested.is_set():
+        sys.__unraisablehook__(unraisable)
+    elif isinstance(unraisable.exc_value, KeyboardInterrupt):
         timer = threading.Timer(REDELIVERY_DELAY, os.kill, (os.getpid(), signal.SIGINT))
         timer.daemon = True
         timer.start()
-        return
-    sys.__unraisablehook__(unraisable)
