@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -202,6 +202,8 @@ class StrengthMeasures:
     mean_ratio: float | None = None  # mean of h / h* over states with h* > 0
     share_exact: float | None = None  # share of states with h == h*
     admissible: bool | None = None  # h <= h* on every state
+    errors: dict | None = None  # error_measures against h* of the states
+    instance_errors: dict | None = None  # error_measures of h at the instances' starts against their known lengths
 
     def row(self) -> dict:
         def fmt(value, digits=4):
@@ -212,7 +214,21 @@ class StrengthMeasures:
             "std_h": round(self.std, 4), "evaluations_per_second": round(self.evaluations_per_second),
             "mean_h_over_exact": fmt(self.mean_ratio), "share_h_equals_exact": fmt(self.share_exact),
             "admissible_on_sample": "" if self.admissible is None else self.admissible,
+            **{key: fmt(value) for key, value in (self.errors or {}).items()},
+            **{f"instance_{key}": fmt(value) for key, value in (self.instance_errors or {}).items()},
         }
+
+
+def error_measures(values: np.ndarray, exact: np.ndarray) -> dict:
+    """How h (`values`) errs against the distances `exact` of the same states: the mean error
+    h - h*, the mean absolute error, the share of states where h > h* (overestimated), the mean
+    and the largest excess over those states (0 where none is overestimated)."""
+    error = np.asarray(values, dtype=np.int64) - np.asarray(exact, dtype=np.int64)
+    over = error[error > 0]
+    return {"mean_error": float(error.mean()), "mean_absolute_error": float(np.abs(error).mean()),
+            "share_overestimated": float(over.size / error.size),
+            "mean_overestimate": float(over.mean()) if over.size else 0.0,
+            "max_overestimate": int(over.max()) if over.size else 0}
 
 
 def measure(heuristic: Heuristic, states: np.ndarray, exact: np.ndarray | None = None) -> tuple[StrengthMeasures, np.ndarray]:
@@ -228,6 +244,7 @@ def measure(heuristic: Heuristic, states: np.ndarray, exact: np.ndarray | None =
             mean_ratio=float(np.mean(values[positive] / exact[positive])) if positive.any() else 1.0,
             share_exact=float(np.mean(values == exact)),
             admissible=bool(np.all(values <= exact)),
+            errors=error_measures(values, exact),
         )
     measures = StrengthMeasures(
         heuristic.name, len(values), float(values.mean()), float(values.std()),
@@ -286,6 +303,8 @@ class Comparison:
     prune: str = DEFAULT_PRUNE  # IDA*'s move pruning
     full_last_iteration: bool = False  # whether IDA*'s counters include its whole last iteration
     bpmx: bool | None = None  # IDA*'s BPMX option (None: where a heuristic may be inconsistent)
+    n_instances: int = 0  # the instances given
+    not_searched: tuple[str, ...] = ()  # heuristics measured on the instances but not searched: they may overestimate
 
     @property
     def node_counts(self) -> str:
@@ -315,38 +334,57 @@ def compare(
     """Measure every heuristic on `states` and, given instances, solve each with IDA*.
 
     `exact` (default: when the board has at most 9 cells) adds the exact distance of every
-    state. For each solved instance the row holds IDA*'s length beside the known one
-    (`mismatches` lists those that differ), nodes and seconds (IDA* with move pruning `prune`,
-    its last iteration completed if `full_last_iteration`, BPMX as `bpmx` says: see
-    solvers/search/ida.py), and for its last iteration (bound = optimal length, completed
-    without stopping at the goal, without BPMX: what KRE predicts) the measured and the
-    KRE-predicted nodes expanded.
+    state, and how each heuristic errs against it (error_measures); instances with known
+    optimal lengths add the same measures of h at their starts. For each solved instance the
+    row holds IDA*'s length beside the known one (`mismatches` lists those that differ), nodes
+    and seconds (IDA* with move pruning `prune`, its last iteration completed if
+    `full_last_iteration`, BPMX as `bpmx` says: see solvers/search/ida.py), and for its last
+    iteration (bound = optimal length, completed without stopping at the goal, without BPMX:
+    what KRE predicts) the measured and the KRE-predicted nodes expanded. A heuristic that may
+    overestimate (a learned one) is measured but not searched: IDA*'s optimality, and KRE's
+    prediction, assume one that never does.
     """
     if exact is None:
         exact = puzzle.n_cells <= 9
     distances = ExactDistances(puzzle)(states) if exact else None
+    known = [instance for instance in instances or [] if instance.optimal is not None]
     measures, values, rows = [], {}, []
     for heuristic in heuristics:
         measured, h = measure(heuristic, states, distances)
+        if known:
+            starts = np.array([instance.start for instance in known], dtype=np.uint8)
+            measured = replace(measured, instance_errors=error_measures(
+                heuristic.evaluate_many(starts), np.array([instance.optimal for instance in known])))
         measures.append(measured)
         values[heuristic.name] = h
-        distribution = h_distribution_by_blank(puzzle, states, h)
-        if instances:
-            solve(puzzle, instances[0].start, "ida", heuristic, bpmx=bpmx, node_limit=1)  # compile before timing
-        for instance in tqdm(instances or [], desc=heuristic.name, disable=not progress, leave=False):
-            result = solve(puzzle, instance.start, "ida", heuristic, prune=prune, full_last_iteration=full_last_iteration,
-                              bpmx=bpmx)
-            row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
-                   "length": result.length, "known_length": instance.optimal, "initial_h": result.initial_h,
-                   "nodes_expanded": result.nodes_expanded, "nodes_generated": result.nodes_generated,
-                   "seconds": round(result.seconds, 6),
-                   "nodes_per_second": round(result.nodes_generated / max(result.seconds, 1e-9)),
-                   "bpmx": "yes" if result.bpmx else "no", "bpmx_cutoffs": result.bpmx_cutoffs}
-            if result.length is not None:
-                completed = full_last_iteration and not result.bpmx and result.iterations
-                last = result.iterations[-1].nodes_expanded if completed \
-                    else full_iteration(puzzle, instance.start, heuristic, result.length, prune)[0]
-                predicted = kre_prediction(puzzle, instance.start, distribution, result.length, prune)
-                row.update(last_iteration_expanded=last, predicted_last_iteration=round(predicted, 1))
-            rows.append(row)
-    return Comparison(puzzle, states, distances, measures, values, rows, prune, full_last_iteration, bpmx)
+        if instances and not heuristic.overestimates:
+            rows += _ida_rows(puzzle, heuristic, instances, h_distribution_by_blank(puzzle, states, h), progress,
+                              prune, full_last_iteration, bpmx)
+    not_searched = tuple(h.name for h in heuristics if instances and h.overestimates)
+    return Comparison(puzzle, states, distances, measures, values, rows, prune, full_last_iteration, bpmx,
+                      len(instances or []), not_searched)
+
+
+def _ida_rows(puzzle: Puzzle, heuristic: Heuristic, instances: list, distribution: np.ndarray, progress: bool,
+              prune: str, full_last_iteration: bool, bpmx: bool | None) -> list[dict]:
+    """One row per instance of IDA*'s search with `heuristic` (see `compare`), beside KRE's
+    prediction from `distribution` (h_distribution_by_blank)."""
+    rows = []
+    solve(puzzle, instances[0].start, "ida", heuristic, bpmx=bpmx, node_limit=1)  # compile before timing
+    for instance in tqdm(instances, desc=heuristic.name, disable=not progress, leave=False):
+        result = solve(puzzle, instance.start, "ida", heuristic, prune=prune, full_last_iteration=full_last_iteration,
+                       bpmx=bpmx)
+        row = {"heuristic": heuristic.name, "instance": instance.number, "status": result.status,
+               "length": result.length, "known_length": instance.optimal, "initial_h": result.initial_h,
+               "nodes_expanded": result.nodes_expanded, "nodes_generated": result.nodes_generated,
+               "seconds": round(result.seconds, 6),
+               "nodes_per_second": round(result.nodes_generated / max(result.seconds, 1e-9)),
+               "bpmx": "yes" if result.bpmx else "no", "bpmx_cutoffs": result.bpmx_cutoffs}
+        if result.length is not None:
+            completed = full_last_iteration and not result.bpmx and result.iterations
+            last = result.iterations[-1].nodes_expanded if completed \
+                else full_iteration(puzzle, instance.start, heuristic, result.length, prune)[0]
+            predicted = kre_prediction(puzzle, instance.start, distribution, result.length, prune)
+            row.update(last_iteration_expanded=last, predicted_last_iteration=round(predicted, 1))
+        rows.append(row)
+    return rows

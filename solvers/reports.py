@@ -74,10 +74,11 @@ def write_report(comparison: Comparison, folder: str | Path, meta: dict, *, forc
         fields = list(dict.fromkeys(k for row in comparison.instance_rows for k in row))
         written.append(write_csv(folder / "per_instance.csv", comparison.instance_rows, fields))
     meta = {**meta, "board": comparison.puzzle.board, "goal": comparison.puzzle.goal.tolist(),
-            "states": len(comparison.states), "instances": len({r["instance"] for r in comparison.instance_rows}),
+            "states": len(comparison.states), "instances": comparison.n_instances,
             "prune": comparison.prune, "full_last_iteration": comparison.full_last_iteration,
             "bpmx": {None: "auto", True: "on", False: "off"}[comparison.bpmx],
-            "node_counts": comparison.node_counts, "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+            "node_counts": comparison.node_counts, "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "not_searched": list(comparison.not_searched)}
     written.append(_write_text(folder / "summary.md", _markdown(summary, meta)))
     written.append(_write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n"))
     written += _plots(comparison, folder, meta)
@@ -98,7 +99,14 @@ def _markdown(summary: list[dict], meta: dict) -> str:
              f"{count(meta['states'], 'state')} ({meta['source']}){instances} · {meta['date']}", "",
              "| " + " | ".join(fields) + " |", "|" + " --- |" * len(fields)]
     lines += ["| " + " | ".join(str(row.get(f, "")) for f in fields) + " |" for row in summary]
-    if meta["instances"]:
+    if any("mean_error" in row or "instance_mean_error" in row for row in summary):
+        lines += ["", "Errors against exact distances h* (on the states; `instance_` at the instances' starts, "
+                  "against their known lengths): `mean_error` is the mean of h - h*, `share_overestimated` the share "
+                  "with h > h*, `mean_overestimate` and `max_overestimate` the mean and the largest excess there."]
+    if meta["not_searched"]:
+        lines += ["", f"Not searched with IDA*, because they may overestimate (IDA*'s optimality and KRE's prediction "
+                  f"assume a heuristic that never does): {', '.join(meta['not_searched'])}."]
+    if meta["instances"] and len(meta["not_searched"]) < len(summary):
         lines += ["", f"IDA* with move pruning `{meta['prune']}`; its node counts include {meta['node_counts']}."]
         lines += ["", "KRE: Korf, Reid & Edelkamp's prediction of the nodes expanded by IDA*'s last iteration; "
                   "`kre_predicted_over_measured` is the ratio of the totals, `kre_mean_ratio` the mean of the "

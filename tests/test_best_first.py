@@ -78,9 +78,10 @@ class NaiveTypes:
 
 
 def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights, reopen: bool, tie: str,
-                     prune_at: int | None = None, explore: float = 0.0):
+                     prune_at: int | None = None, explore: float = 0.0, batch: int = 1):
     """(moves as direction codes or None, expanded, generated, stored): best first on
-    a * g + b * h with the kernel's rules (best_first.py's docstring), written plainly."""
+    a * g + b * h with the kernel's rules (best_first.py's docstring), written plainly; the
+    open list's `batch` best live entries are taken at once and expanded in turn."""
     a, b = weights
     neighbours = Puzzle(rows, cols, goal).neighbours
     states, g, hv, move, closed = [start], {start: 0}, {start: 0}, {start: -1}, set()
@@ -93,16 +94,23 @@ def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights
         return states[node] not in closed and (g[states[node]], hv[states[node]]) == key
 
     expanded = generated = 0
-    while heap:
+    pending = []
+    while heap or pending:
         node = -1
         if chance:
             rng, bits = _random_bits(rng)
             if bits % EXPLORE_SCALE < chance:
                 node, rng = types.draw(rng, live)
-        while node < 0 and heap:  # stale entries are skipped within one expansion's turn
-            priority, _, node = heapq.heappop(heap)
-            if states[node] in closed or priority != a * g[states[node]] + b * hv[states[node]]:
-                node = -1
+        while node < 0 and (heap or pending):
+            while not pending and heap:  # a batch of live entries, stale ones skipped
+                while len(pending) < batch and heap:
+                    priority, _, taken = heapq.heappop(heap)
+                    if states[taken] not in closed and priority == a * g[states[taken]] + b * hv[states[taken]]:
+                        pending.append(taken)
+            if pending:
+                node = pending.pop(0)
+                if states[node] in closed:
+                    node = -1
         if node < 0:
             break
         state = states[node]
@@ -159,18 +167,18 @@ def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights
     return None, expanded, generated, len(states)
 
 
-def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None, explore=0.0):
+def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None, explore=0.0, batch=1):
     return best_first(puzzle, np.array(state, dtype=np.uint8), heuristic, "twin", weights, reopen=reopen,
-                      tie_break=tie, prune_at=prune_at, node_limit=node_limit, bpmx=False, explore=explore)
+                      tie_break=tie, prune_at=prune_at, node_limit=node_limit, bpmx=False, explore=explore, batch=batch)
 
 
-def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=None, explore=0.0):
+def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=None, explore=0.0, batch=1):
     heuristic = baseline(puzzle, "manhattan")
     for state in states:
         moves, expanded, generated, stored = naive_best_first(
             state, tuple(puzzle.goal.tolist()), rows, cols, lambda s: manhattan(s, tuple(puzzle.goal.tolist()), cols),
-            weights, reopen, tie, prune_at, explore)
-        result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at, explore=explore)
+            weights, reopen, tie, prune_at, explore, batch)
+        result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at, explore=explore, batch=batch)
         assert (result.nodes_expanded, result.nodes_generated) == (expanded, generated), (state, tie)
         assert result.moves == (moves_to_text(np.array(moves, dtype=np.int8)) if moves is not None else None), state
 
@@ -189,6 +197,15 @@ def test_greedy_and_pruned_weighted_runs_follow_their_twin_on_3x3_states(eight_p
     far = [s for s, d in sorted(eight_puzzle_distances.items()) if d >= 24][::500]
     _twin_matches(puzzle, 3, 3, far, (0, 1), False, tie)
     _twin_matches(puzzle, 3, 3, far, (1, 2), True, tie, prune_at=30)
+
+
+@pytest.mark.parametrize("batch", [2, 7, 100])
+@pytest.mark.parametrize("weights, reopen", [((1, 1), False), ((2, 3), True)])
+def test_batches_follow_their_naive_twin(eight_puzzle_distances, batch, weights, reopen):
+    """Batched best-first search (bwas.py) takes and expands the same nodes as the twin's batches."""
+    puzzle = Puzzle(3, 3)
+    far = [s for s, d in sorted(eight_puzzle_distances.items()) if d >= 22][::900]
+    _twin_matches(puzzle, 3, 3, far, weights, reopen, "fifo", batch=batch)
 
 
 @pytest.mark.parametrize("explore", [0.3, 0.9])

@@ -11,17 +11,21 @@ import pytest
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom
 from solvers.errors import InputError
+from solvers.experiments import compare
 from solvers.heuristics import from_spec
 from solvers.heuristics.features import feature_set, inputs_of
 from solvers.heuristics.learned import batch_h
 from solvers.heuristics.model_file import ModelError, read_model, write_model
-from solvers.heuristics.network import Network
+from solvers.heuristics.network import Network, forward
+from solvers.learning.bootstrap import BootstrapSettings, bootstrap_start, bootstrap_step, guide, solved_examples
 from solvers.learning.davi import DaviSettings
 from solvers.learning.fit import loss_and_gradients
 from solvers.learning.learn import checkpoint_path, learn_heuristic
 from solvers.learning.walks import children, scrambled
+from solvers.instances import Instance
 from solvers.make_instances import random_instances
 from solvers.puzzle import Puzzle
+from solvers.reports import write_report
 from solvers.solve import solve
 from tests import naive
 from tests.conftest import STANDARD_3X3, default_forbidden, distances
@@ -132,7 +136,7 @@ def test_ida_with_a_learned_heuristic_matches_a_naive_ida_that_evaluates_every_n
 
 @pytest.mark.parametrize("algorithm, options", [
     ("astar", {}), ("greedy", {}), ("beam", {"beam_width": 20}), ("bulb", {"beam_width": 5}),
-    ("anytime", {"time_limit": 2.0}),
+    ("anytime", {"time_limit": 2.0}), ("wastar", {"weight": 1.5}), ("bwas", {"batch_size": 10}),
 ])
 def test_every_search_takes_a_learned_heuristic_and_claims_no_optimality_from_it(algorithm, options, search_model,
                                                                                  two_by_four_distances):
@@ -141,6 +145,36 @@ def test_every_search_takes_a_learned_heuristic_and_claims_no_optimality_from_it
         result = solve(puzzle, start, algorithm, heuristic, **options)
         assert result.status == "solved" and result.length >= two_by_four_distances[tuple(map(int, start))]
         assert not result.optimal and result.lower_bound is None and not result.bpmx
+
+
+def test_compare_reports_how_a_learned_heuristic_errs_beside_manhattan_and_searches_only_with_manhattan(
+        search_model, two_by_four_distances, tmp_path):
+    puzzle, learned = search_model
+    manhattan = from_spec(puzzle, "manhattan")
+    ordered = sorted(two_by_four_distances)
+    states = np.array(ordered[::37], dtype=np.uint8)
+    instances = [Instance(i + 1, np.array(s, dtype=np.uint8), two_by_four_distances[s])
+                 for i, s in enumerate(ordered[5::4001])]
+    comparison = compare(puzzle, [manhattan, learned], states, instances=instances, exact=True)
+    measured = {m.name: m for m in comparison.measures}
+    for heuristic, at in ((learned, states), (manhattan, states)):
+        error = heuristic.evaluate_many(at).astype(int) - [two_by_four_distances[tuple(s)] for s in at.tolist()]
+        over = error[error > 0]
+        assert measured[heuristic.name].errors == pytest.approx({
+            "mean_error": error.mean(), "mean_absolute_error": np.abs(error).mean(),
+            "share_overestimated": over.size / error.size, "mean_overestimate": over.mean() if over.size else 0.0,
+            "max_overestimate": over.max() if over.size else 0})
+    assert measured[learned.name].errors["share_overestimated"] > 0 == measured["manhattan"].errors["max_overestimate"]
+    starts = np.array([instance.start for instance in instances])
+    expected = learned.evaluate_many(starts).astype(int) - [instance.optimal for instance in instances]
+    assert measured[learned.name].instance_errors["mean_error"] == pytest.approx(expected.mean())
+    assert comparison.not_searched == (learned.name,)
+    assert {row["heuristic"] for row in comparison.instance_rows} == {"manhattan"}
+    write_report(comparison, tmp_path / "report", {"command": "test", "package_version": "0", "seed": 1,
+                                                   "source": "every 37th state"})
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    assert f"because they may overestimate (IDA*'s optimality and KRE's prediction assume a heuristic that never " \
+           f"does): {learned.name}." in summary and "instance_share_overestimated" in summary
 
 
 def test_model_files_round_trip_with_their_provenance(tmp_path):
@@ -268,12 +302,39 @@ def test_davi_learns_every_2x3_distance_to_within_half_a_move(tmp_path):
                           settings=DAVI_2X3)
     states = np.array(list(exact), dtype=np.uint8)
     stored = read_model(out, puzzle)
-    from solvers.heuristics.network import forward
-
     assert np.abs(forward(stored.network, inputs_of(feature_set(puzzle, "cells"), states)) - list(exact.values())).max() < 0.5
     assert from_spec(puzzle, f"learned:{out}").evaluate_many(states).tolist() == list(exact.values())
     assert stored.training["iterations"] == 3000 and stored.training["method"] == "davi"
     assert stored.loss_curve.shape == (60, 2) and not checkpoint_path(out).exists()
+
+
+def test_bootstrap_rounds_fit_the_moves_left_along_their_solutions_and_lower_the_error_on_3x3(eight_puzzle_distances):
+    """A round fits the network to the moves each solution still takes (never fewer than the
+    distance), which lowers its error against the distances of a ninth of all states; the next
+    round searches with the heuristic learned so far and lowers it again."""
+    puzzle = Puzzle(3, 3)
+    features = feature_set(puzzle, SEARCH_FEATURES)
+    settings = BootstrapSettings(instances=40, search_nodes=20_000, epochs=30, first_moves=30, grow=0)
+    rng = np.random.default_rng(5)
+    sample = sorted(eight_puzzle_distances)[::9]
+    states, exact = np.array(sample, dtype=np.uint8), np.array([eight_puzzle_distances[s] for s in sample])
+
+    def mean_error(state):
+        return np.abs(forward(state.network, inputs_of(features, states)) - exact).mean()
+
+    state = bootstrap_start(features, (32, 16), settings, rng)
+    errors = [mean_error(state)]
+    for round_number in range(2):
+        guiding = guide(features, settings, state)
+        assert guiding.overestimates == (round_number > 0)
+        starts = scrambled(puzzle, rng.integers(10, 31, 10), rng)
+        examples, targets, solved = solved_examples(features, settings, guiding, starts)
+        assert solved > 0 and targets.tolist().count(0) == solved  # one goal per solution
+        assert all(eight_puzzle_distances[tuple(s)] <= t for s, t in zip(examples.tolist(), targets)), round_number
+        state = bootstrap_step(features, settings, state, rng)
+        errors.append(mean_error(state))
+    assert state.iterations == 2 and state.states > 0 and len(state.curve) == 2
+    assert errors[2] < errors[1] < errors[0], errors  # each round, the second guided by the first's model
 
 
 def test_an_interrupted_training_resumes_to_the_same_model_as_one_that_ran_through(tmp_path):
@@ -311,6 +372,12 @@ def test_learn_heuristic_command_writes_a_model_and_refuses_bad_options_in_one_l
                                  "--batch", "20", "--hidden", "4,3", "--out", str(out), "--quiet"]) == 0
     assert f"wrote {out}" in capsys.readouterr().out
     assert from_spec(Puzzle(2, 3), f"learned:{out}").evaluate_many(Puzzle(2, 3).goal[None]).tolist() == [0]
+    assert learn_heuristic_main(["--board", "2x3", "--features", "manhattan, blank", "--method", "bootstrap",
+                                 "--iterations", "2", "--instances", "5", "--hidden", "4,3", "--out", str(out),
+                                 "--force", "--quiet"]) == 0
+    capsys.readouterr()
+    training = read_model(out).training
+    assert (training["method"], training["iterations"], training["settings"]["instances"]) == ("bootstrap", 2, 5)
     refusals = [
         (["--features", "manhattan, blank", "--iterations", "5"], "exists; give --force to overwrite it"),
         (["--features", "", "--iterations", "5", "--force"], "no features given"),
@@ -318,6 +385,8 @@ def test_learn_heuristic_command_writes_a_model_and_refuses_bad_options_in_one_l
         (["--features", "cells", "--force"], "give a budget"),
         (["--features", "cells", "--iterations", "5", "--hidden", "4", "--force"], "give the two hidden layers"),
         (["--features", "cells", "--iterations", "5", "--resume", "--force"], "no checkpoint to resume from"),
+        (["--features", "cells", "--iterations", "5", "--instances", "9", "--force"],
+         "--instances apply to --method bootstrap only"),
     ]
     for extra, message in refusals:
         assert learn_heuristic_main(["--board", "2x3", "--out", str(out), "--quiet", *extra]) == 2

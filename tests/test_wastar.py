@@ -50,7 +50,7 @@ def test_the_weight_is_checked_and_belongs_to_weighted_search(capsys):
     start = puzzle.state("8 6 7 2 5 4 3 0 1")
     with pytest.raises(InputError, match="the weight must lie in 1..1000"):
         solve(puzzle, start, "wastar", "manhattan", weight=0.5)
-    with pytest.raises(InputError, match="a weight applies to wastar, anytime and wida only, not to ida"):
+    with pytest.raises(InputError, match="a weight applies to wastar, bwas, anytime and wida only, not to ida"):
         solve(puzzle, start, "ida", "manhattan", weight=2.0)
     assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "wastar", "--weight", "1.5", "--heuristic",
                               "manhattan"]) == 0

@@ -10,12 +10,13 @@ from tqdm import tqdm
 
 from solvers.cli_support import EXIT_OK, OneLineParser, positive, positive_int, run_guarded, show_progress
 from solvers.errors import InputError
+from solvers.learning.bootstrap import BootstrapSettings
 from solvers.learning.davi import DaviSettings
 from solvers.learning.learn import CHECKPOINT_SECONDS, DEFAULT_HIDDEN, METHODS, checkpoint_path, learn_heuristic, \
     plot_learning_curve
 from solvers.puzzle import Puzzle, parse_board
 
-DEFAULTS = DaviSettings()
+DAVI, BOOTSTRAP = DaviSettings(), BootstrapSettings()
 
 
 def learn_heuristic_parser() -> OneLineParser:
@@ -32,19 +33,25 @@ def learn_heuristic_parser() -> OneLineParser:
                         help="comma-separated: heuristics of the grammar (manhattan, linear-conflict, pdb:FILE, "
                              "pdb:FILE+reflect, ...), each one input, and encodings: blank (the blank's cell), "
                              "cells (every tile's cell)")
-    parser.add_argument("--method", choices=METHODS, default="davi",
-                        help="davi: approximate value iteration over random walks back from the goal (the default)")
+    parser.add_argument("--method", choices=list(METHODS), default="davi",
+                        help="davi: approximate value iteration over random walks back from the goal (the default); "
+                             "bootstrap: rounds that solve random-walk instances with weighted A* guided by the "
+                             "heuristic learned so far and fit it to the moves left along each solution")
     parser.add_argument("--hidden", default=",".join(map(str, DEFAULT_HIDDEN)), metavar="H1,H2",
                         help=f"the two hidden layers' sizes (default {','.join(map(str, DEFAULT_HIDDEN))})")
     parser.add_argument("--seconds", type=positive(float, "a number of seconds", 1e7),
                         help="train for this many seconds (of every run, resumed ones too)")
-    parser.add_argument("--iterations", type=positive_int, help="train for this many iterations")
-    parser.add_argument("--batch", type=positive_int, default=DEFAULTS.batch,
-                        help=f"states per iteration (default {DEFAULTS.batch})")
-    parser.add_argument("--max-moves", type=positive_int, default=DEFAULTS.max_moves,
-                        help=f"the longest random walk back from the goal (default {DEFAULTS.max_moves})")
-    parser.add_argument("--rate", type=positive(float, "a number", 1.0), default=DEFAULTS.rate,
-                        help=f"Adam's learning rate (default {DEFAULTS.rate:g})")
+    parser.add_argument("--iterations", type=positive_int, help="train for this many iterations (bootstrap: rounds)")
+    parser.add_argument("--batch", type=positive_int, help=f"states per iteration (default {DAVI.batch}; bootstrap: "
+                        f"per Adam step, default {BOOTSTRAP.batch})")
+    parser.add_argument("--max-moves", type=positive_int, help=f"the longest random walk back from the goal "
+                        f"(default {DAVI.max_moves}; bootstrap {BOOTSTRAP.max_moves})")
+    parser.add_argument("--rate", type=positive(float, "a number", 1.0), default=DAVI.rate,
+                        help=f"Adam's learning rate (default {DAVI.rate:g})")
+    parser.add_argument("--instances", type=positive_int, help=f"bootstrap: instances solved per round (default "
+                        f"{BOOTSTRAP.instances})")
+    parser.add_argument("--search-nodes", type=positive_int, help=f"bootstrap: the nodes weighted A* may store per "
+                        f"instance (default {BOOTSTRAP.search_nodes:,})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--out", required=True, help="the model file to write")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
@@ -66,7 +73,7 @@ def learn_heuristic_main(argv: list[str] | None = None) -> int:
 def _learn(args) -> int:
     puzzle = Puzzle(*parse_board(args.board), args.goal)
     hidden = _hidden(args.hidden)
-    settings = DEFAULTS._replace(batch=args.batch, max_moves=args.max_moves, rate=args.rate)
+    settings = _settings(args)
     total = args.iterations
     with tqdm(total=total, unit=" iterations", disable=not show_progress(args.quiet)) as bar:
         def progress(state):
@@ -81,6 +88,20 @@ def _learn(args) -> int:
     plot = plot_learning_curve(out)
     print(f"wrote {out}" + ("" if plot is None else f" and its learning curve {plot}"))
     return EXIT_OK
+
+
+def _settings(args):
+    """The --method's settings: its defaults, with the options given."""
+    defaults = METHODS[args.method].settings()
+    given = {"batch": args.batch, "max_moves": args.max_moves, "rate": args.rate}
+    only_bootstrap = {"instances": args.instances, "search_nodes": args.search_nodes}
+    if args.method != "bootstrap":
+        named = [f"--{name.replace('_', '-')}" for name, value in only_bootstrap.items() if value is not None]
+        if named:
+            raise InputError(f"{' and '.join(named)} apply to --method bootstrap only")
+    else:
+        given.update(only_bootstrap)
+    return defaults._replace(**{name: value for name, value in given.items() if value is not None})
 
 
 def _hidden(text: str) -> tuple[int, int]:

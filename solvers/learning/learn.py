@@ -2,8 +2,10 @@
 
     learn_heuristic(puzzle, "manhattan, cells", "model.h5", seconds=600, seed=1)
 
-trains by DAVI (davi.py) until the budget is spent (`seconds` of training, or `iterations`;
-both: whichever comes first), then writes the model file (solvers/heuristics/model_file.py)
+trains by DAVI (davi.py), or with `method="bootstrap"` by bootstrap learning from the
+solutions of searches guided by the heuristic learned so far (bootstrap.py), until the budget
+is spent (`seconds` of training, or `iterations`: DAVI's iterations, bootstrap's rounds; both:
+whichever comes first), then writes the model file (solvers/heuristics/model_file.py)
 with its provenance: method, settings, seed, budget, seconds, iterations, states seen, target
 refreshes, the loss curve. Every `checkpoint_seconds` the whole training state goes atomically
 to the checkpoint file beside the model (`<out>.checkpoint.npz`) and the model so far to `out`;
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,11 +31,23 @@ from solvers.errors import InputError
 from solvers.heuristics.features import feature_set
 from solvers.heuristics.model_file import write_model
 from solvers.heuristics.network import Network
+from solvers.learning.bootstrap import BootstrapSettings, bootstrap_start, bootstrap_step
 from solvers.learning.davi import DaviSettings, DaviState, davi_start, davi_step
 from solvers.learning.fit import Adam
 from solvers.puzzle import Puzzle
 
-METHODS = ("davi",)
+
+class Method(NamedTuple):
+    """A training method: its settings' type (whose instance with no arguments is the default),
+    and how a training starts and takes one iteration, on one DaviState."""
+
+    settings: type
+    start: Callable
+    step: Callable
+
+
+METHODS = {"davi": Method(DaviSettings, davi_start, davi_step),
+           "bootstrap": Method(BootstrapSettings, bootstrap_start, bootstrap_step)}
 DEFAULT_HIDDEN = (64, 32)
 CHECKPOINT_SECONDS = 60.0
 
@@ -44,14 +60,19 @@ def checkpoint_path(out: str | Path) -> Path:
 
 def learn_heuristic(puzzle: Puzzle, features_spec: str, out: str | Path, *, method: str = "davi",
                     hidden: tuple[int, int] = DEFAULT_HIDDEN, seconds: float | None = None,
-                    iterations: int | None = None, seed: int = 1, settings: DaviSettings = DaviSettings(),
+                    iterations: int | None = None, seed: int = 1, settings: NamedTuple | None = None,
                     resume: bool = False, force: bool = False, checkpoint_seconds: float = CHECKPOINT_SECONDS,
                     progress=None) -> Path:
-    """Train and write the model file `out` (module docstring); returns its path. Refused (one
+    """Train and write the model file `out` (module docstring); returns its path. `settings`
+    are the method's (DaviSettings, BootstrapSettings; None: its defaults). Refused (one
     line): an unknown method, no budget, an existing `out` without `force` or `resume`, a
     checkpoint that does not match, `resume` without a checkpoint."""
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}; the methods are {', '.join(METHODS)}")
+    trainer = METHODS[method]
+    settings = trainer.settings() if settings is None else settings
+    if not isinstance(settings, trainer.settings):
+        raise TypeError(f"{method} takes {trainer.settings.__name__}, not {type(settings).__name__}")
     if seconds is None and iterations is None:
         raise InputError("give a budget: seconds or iterations of training")
     out = Path(out)
@@ -64,14 +85,14 @@ def learn_heuristic(puzzle: Puzzle, features_spec: str, out: str | Path, *, meth
     else:
         if out.exists() and not force:
             raise InputError(f"{out} exists; give --force to overwrite it, or --resume to continue its training")
-        state, spent = davi_start(features, hidden, settings, rng), 0.0
+        state, spent = trainer.start(features, hidden, settings, rng), 0.0
     began, saved = time.perf_counter(), time.perf_counter()
 
     def elapsed() -> float:
         return spent + time.perf_counter() - began
 
     while not _spent(state, elapsed(), seconds, iterations):
-        state = davi_step(features, settings, state, rng)
+        state = trainer.step(features, settings, state, rng)
         if progress is not None:
             progress(state)
         if time.perf_counter() - saved >= checkpoint_seconds:

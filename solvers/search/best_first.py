@@ -1,4 +1,4 @@
-"""best_first.py -- the one best-first kernel behind A*, weighted A*, greedy search and the anytime search, run by a policy.
+"""best_first.py -- the one best-first kernel behind A*, weighted A* (one node or a batch at a time), greedy search and the anytime search, run by a policy.
 
 The kernel expands, among the stored nodes not yet expanded, one of least priority
 p = a * g + b * h, where a policy (`Policy`) gives the integer weights (a, b): A* is (1, 1),
@@ -21,6 +21,10 @@ The policy also says:
   node, one drawn by type-based exploration (type_buckets.py: a type (g, h) of the open nodes,
   then a node of it, each uniformly), a remedy for greedy search's plateaus. The chance is
   drawn once per expansion (stale open-list entries are skipped within its turn).
+- how many nodes it takes from the open list at once (`batch`, 1 but for the batched weighted
+  A* of bwas.py): the best live entries are popped together and expanded in turn, so the
+  children of one cannot be taken before the rest of the batch is expanded; a node taken twice
+  into one batch is expanded once.
 - a cost bound (`prune_at`): a child with g + h >= prune_at is not stored. With an admissible
   h it cannot lead to a solution shorter than prune_at, which is how the anytime search keeps
   each run from storing what cannot improve on its best solution.
@@ -85,14 +89,17 @@ class Policy(NamedTuple):
     tie: int
     prune_at: int
     explore: int
+    batch: int
 
 
 def policy(weights: tuple[int, int], *, reopen: bool, tie_break: str, prune_at: int | None = None,
-           explore: float = 0.0) -> Policy:
+           explore: float = 0.0, batch: int = 1) -> Policy:
     """The Policy for priority weights (a, b), reopening, a tie-breaking rule named in
-    TIE_BREAKS, an optional cost bound and the probability of a draw by type."""
+    TIE_BREAKS, an optional cost bound, the probability of a draw by type and the number of
+    nodes taken from the open list at once."""
     return Policy(np.int64(weights[0]), np.int64(weights[1]), np.int64(reopen), np.int64(TIE_BREAKS.index(tie_break)),
-                  np.int64(NO_PRUNING if prune_at is None else prune_at), np.int64(round(explore * EXPLORE_SCALE)))
+                  np.int64(NO_PRUNING if prune_at is None else prune_at), np.int64(round(explore * EXPLORE_SCALE)),
+                  np.int64(batch))
 
 
 @kernel
@@ -121,6 +128,37 @@ def _live_entries(first, nodes, size, g, h, closed, g_weight, h_weight):
         node = nodes[i]
         live[i] = not closed[node] and first[i] == g_weight * g[node] + h_weight * h[node]
     return live
+
+
+@kernel
+def _pop_batch(first, second, entries, heap_size, pending, closed, g, h, g_weight, h_weight):
+    """Pop the open list's best live entries into `pending`, as many as it holds or until the
+    heap is empty, skipping stale ones; returns (their number, the heap's size)."""
+    taken = 0
+    while taken < pending.shape[0] and heap_size > 0:
+        priority, _, node = heap_pop(first, second, entries, heap_size)
+        heap_size -= 1
+        if not closed[node] and priority == g_weight * g[node] + h_weight * h[node]:
+            pending[taken] = node
+            taken += 1
+    return taken, heap_size
+
+
+@kernel
+def _requeue(first, second, entries, heap_size, pending, closed, g, h, g_weight, h_weight):
+    """Push the nodes of `pending` that are still open back onto the open list at their
+    priority (growing it as needed), so that a search that stops counts them in its bound;
+    returns (first, second, entries, heap_size)."""
+    for node in pending:
+        if closed[node]:
+            continue
+        if heap_size == first.shape[0]:
+            first = grown(first, 2 * heap_size)
+            second = grown(second, 2 * heap_size)
+            entries = grown(entries, 2 * heap_size)
+        heap_push(first, second, entries, heap_size, g_weight * g[node] + h_weight * h[node], 0, node)
+        heap_size += 1
+    return first, second, entries, heap_size
 
 
 @kernel
@@ -177,7 +215,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
     early (-1 if it did not, or none is open).
     """
     bits, per_word, words = layout
-    g_weight, h_weight, reopen, tie, prune_at, explore = rules
+    g_weight, h_weight, reopen, tie, prune_at, explore, batch = rules
     capacity = INITIAL_CAPACITY
     codes = np.empty((capacity, words), dtype=np.uint64)
     g = np.empty(capacity, dtype=np.int32)
@@ -210,27 +248,35 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
     types = new_types(TYPE_SLOTS if explore > 0 else 2, INITIAL_CAPACITY if explore > 0 else 1)
     if explore > 0:
         types = add_member(types, 0, type_key(0, 0))
-    while heap_size > 0:
+    pending = np.empty(batch, dtype=np.int32)  # the nodes taken from the open list, expanded in turn
+    n_pending = 0
+    taken = 0
+    held = -1  # the node being expanded when the search stopped early
+    while heap_size > 0 or taken < n_pending:
         node = -1
         if explore > 0:
             random_state, chance = random_bits(random_state)
             if chance % EXPLORE_SCALE < explore:
                 node, random_state = draw_member(types, random_state, closed, g, h)
-        while node < 0 and heap_size > 0:  # stale entries are skipped within one expansion's turn
-            priority, _, node = heap_pop(first, second, entries, heap_size)
-            heap_size -= 1
-            if closed[node] or priority != g_weight * g[node] + h_weight * h[node]:
+        while node < 0 and (taken < n_pending or heap_size > 0):  # stale entries are skipped within one turn
+            if taken == n_pending:
+                n_pending, heap_size = _pop_batch(first, second, entries, heap_size, pending, closed, g, h,
+                                                  g_weight, h_weight)
+                taken = 0
+                if n_pending == 0:
+                    break
+            node = pending[taken]
+            taken += 1
+            if closed[node]:  # taken twice into one batch: expanded once
                 node = -1
         if node < 0:
             break
-        priority = g_weight * g[node] + h_weight * h[node]
         blank = unpack(codes, node, bits, per_word, board)
         if is_goal(board, goal):
             return FOUND, _path(codes, move, node, index, neighbours, layout, board, position), expanded, \
                 generated, n_nodes, raises, -1
         if (expanded + 1) % STOP_CHECK_INTERVAL == 0 and stop[0]:
-            heap_push(first, second, entries, heap_size, priority, 0, node)  # still open: it counts in the bound
-            heap_size += 1
+            held = node  # still open: it counts in the bound
             break
         closed[node] = True
         expanded += 1
@@ -313,14 +359,18 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
             if explore > 0:
                 types = add_member(types, child, type_key(child_g, child_value))
         if full:
-            # the node's children are not all stored: it goes back to the open list, so that the
-            # open nodes' bound still holds
+            # the node's children are not all stored: it goes back to the open list with the rest
+            # of its batch, so that the open nodes' bound still holds
             closed[node] = False
-            heap_push(first, second, entries, heap_size, g_weight * node_g + h_weight * node_h, 0, node)
-            heap_size += 1
+            held = node
             break
-    if not full and heap_size == 0:
+    if held < 0 and heap_size == 0 and taken == n_pending:
         return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, -1
+    first, second, entries, heap_size = _requeue(first, second, entries, heap_size, pending[taken:n_pending], closed,
+                                                 g, h, g_weight, h_weight)
+    if held >= 0:
+        first, second, entries, heap_size = _requeue(first, second, entries, heap_size, np.full(1, held, np.int32),
+                                                     closed, g, h, g_weight, h_weight)
     live = _live_entries(first, entries, heap_size, g, h, closed, g_weight, h_weight)
     return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, \
         _open_bound(entries, heap_size, live, g, h)
@@ -329,7 +379,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
 def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, weights: tuple[int, int], *,
                reopen: bool, tie_break: str, node_limit: int | None = None, time_limit: float | None = None,
                bpmx: bool | None = None, prune_at: int | None = None, explore: float = 0.0,
-               memory: float | None = None) -> SearchResult:
+               memory: float | None = None, batch: int = 1) -> SearchResult:
     """The kernel's search from `start` on the priority a * g + b * h, (a, b) = `weights`
     (non-negative integers, b > 0), reported as `algorithm`, replayed and checked.
 
@@ -337,14 +387,19 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     `memory` GiB hold, node_store.memory_budget without it) and gives up (status GAVE_UP) at that limit or after `time_limit`
     seconds, its clock started after the kernel is compiled. `bpmx` applies one level of
     bidirectional pathmax at each expansion (None: where the heuristic may be inconsistent);
-    `reopen`, `tie_break` (AUTO: by the weights), `prune_at` and `explore` (the chance, below 1,
-    of a draw by type) are the Policy's. The solution is reported optimal
-    only for a == b with an admissible heuristic and no pruning; the lower bound is what the
-    search proved (the open nodes' least g + h when it gave up with reopening or as A*, the
-    length over the weight for a weighted solution).
+    `reopen`, `tie_break` (AUTO: by the weights), `prune_at`, `explore` (the chance, below 1,
+    of a draw by type) and `batch` (the nodes taken from the open list at once, then expanded
+    in turn; only without draws by type) are the Policy's. The solution is reported optimal
+    only for a == b with an admissible heuristic, no pruning and one node at a time; the lower
+    bound is what the search proved (the open nodes' least g + h when it gave up with reopening,
+    or as A* one node at a time; the length over the weight for a weighted solution found one
+    node at a time: a batch may hold the goal behind nodes of much smaller priority, so a
+    batched search bounds its length by nothing).
     """
     if not 0.0 <= explore < 1.0:
         raise InputError(f"the chance of a draw by type must lie in 0..1 (1 excluded), not {explore:g}")
+    if batch < 1 or (batch > 1 and explore > 0):
+        raise ValueError(f"a batch of {batch} nodes with draws by type {explore:g}")
     node_bytes = BYTES_PER_NODE + (TYPE_BYTES_PER_NODE if explore > 0 else 0)
     max_nodes = node_capacity(puzzle, node_limit, node_bytes, algorithm, heuristic, memory)
     start = checked_start(puzzle, start, heuristic)
@@ -355,14 +410,14 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     applies_bpmx = uses_bpmx(heuristic, bpmx)
     kernel = prepare(puzzle, heuristic, bpmx)
     rules = policy(weights, reopen=reopen, tie_break=tie_rule(tie_break, weights[0] == 0), prune_at=prune_at,
-                   explore=explore)
+                   explore=explore, batch=batch)
     fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx,
              packing(puzzle), rules)
     initial_h = heuristic(board)
     (outcome, moves, expanded, generated, stored, raises, open_bound), late, seconds = timed(
         kernel, (board, max_nodes, *fixed), stop, time_limit)
     solution = moves_to_text(moves) if outcome == FOUND else None
-    proves_open = weights[0] == weights[1] or reopen
+    proves_open = reopen or (weights[0] == weights[1] and batch == 1)
     if outcome == EXHAUSTED:
         reason = none_shorter_reason(prune_at) if prune_at is not None else \
             "every reachable state was expanded without reaching the goal"
@@ -372,7 +427,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
         algorithm,
         heuristic.name,
         solution,
-        optimal=heuristic.admissible and weights[0] == weights[1] and prune_at is None,
+        optimal=heuristic.admissible and weights[0] == weights[1] and prune_at is None and batch == 1,
         nodes_expanded=expanded,
         nodes_generated=generated,
         seconds=seconds,
@@ -380,7 +435,8 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
         reason=reason,
         bpmx=(applies_bpmx, raises, 0),
         admissible=heuristic.admissible,
-        proven=max(_weighted_bound(solution, weights), open_bound if proves_open and prune_at is None else 0),
+        proven=max(_weighted_bound(solution, weights) if batch == 1 else 0,
+                   open_bound if proves_open and prune_at is None else 0),
     )
     return verified(puzzle, start, result)
 

@@ -27,6 +27,7 @@ SEARCH_MODULES = (
     "solvers.search.ida",
     "solvers.search.astar",
     "solvers.search.wastar",
+    "solvers.search.bwas",
     "solvers.search.greedy",
     "solvers.search.anytime",
     "solvers.search.wida",
