@@ -3,7 +3,8 @@
 Solves the first --first N instances (default 50) of one of DeepCubeA's four test sets
 (data/deepcubea{15,24,35,48}-*.txt; Agostinelli et al. 2019) with each configuration given by
 --config SEARCH[:VALUES] (repeatable): a registered search and, for a weighted search, its
-weights (wastar:1.2,1.5,2) or, for beam search, its widths (beam:256,4096); each value is one
+weights (wastar:1.2,1.5,2; bwas:1.25 is DeepCubeA's own search, lambda = 0.8, at its batch of 20,000) or,
+for beam search, its widths (beam:256,4096); each value is one
 point of that search's curve. The heuristic is the sum of the disjoint PDBs of --partitions
 (presets of data/partitions/ for the set's board, built into data/pdbs/ first if missing; the
 build time is printed, not counted), read with the reflected lookup, or --heuristic SPEC.
@@ -58,7 +59,7 @@ DEFAULTS = {
     "35": ("5-6-6-6-6-6", ["beam:10000,100000"], 300.0, 20_000_000),
     "48": ("5-5-5-5-5-5-5-5-5-3", ["beam:10000,30000"], 600.0, 20_000_000),
 }
-WEIGHTED = ("wastar", "wida", "anytime")  # the searches whose values are weights
+WEIGHTED = ("wastar", "bwas", "wida", "anytime")  # the searches whose values are weights
 WIDTH_SEARCHES = ("beam", "bulb")  # whose values are beam widths
 
 
