@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def kernel_results(folder: Path) -> dict:
-    """Round trips of the placement index, the 3x3 4-4 tables, and the hardest 8-puzzles solved with them."""
+    """Round trips of the placement index, the 3x3 4-4 tables, and a hardest 8-puzzle solved with them (one: the
+    kernels run as plain Python)."""
     ranking = PlacementRanking(9, 4)
     exhaustive = ranking.rank(ranking.unrank(np.arange(ranking.size))).tolist() == list(range(ranking.size))
     large = PlacementRanking(25, 6)
@@ -35,7 +36,7 @@ def kernel_results(folder: Path) -> dict:
     pdb = from_spec(puzzle, f"pdb:{path}")
     solved = [
         [result.length, result.moves, result.nodes_expanded, result.nodes_generated]
-        for result in (solve(puzzle, i.start, algorithm, pdb) for i in instances for algorithm in ("ida", "astar"))
+        for result in (solve(puzzle, i.start, algorithm, pdb) for i in instances[:1] for algorithm in ("ida", "astar"))
     ]
     return {
         "round_trips": [exhaustive, large.rank(large.unrank(sample)).tolist() == sample.tolist()],
