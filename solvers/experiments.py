@@ -348,6 +348,7 @@ def compare(
         exact = puzzle.n_cells <= 9
     distances = ExactDistances(puzzle)(states) if exact else None
     known = [instance for instance in instances or [] if instance.optimal is not None]
+    not_searched = tuple(h.name for h in heuristics if h.overestimates) if instances else ()
     measures, values, rows = [], {}, []
     for heuristic in heuristics:
         measured, h = measure(heuristic, states, distances)
@@ -357,10 +358,9 @@ def compare(
                 heuristic.evaluate_many(starts), np.array([instance.optimal for instance in known])))
         measures.append(measured)
         values[heuristic.name] = h
-        if instances and not heuristic.overestimates:
+        if instances and heuristic.name not in not_searched:
             rows += _ida_rows(puzzle, heuristic, instances, h_distribution_by_blank(puzzle, states, h), progress,
                               prune, full_last_iteration, bpmx)
-    not_searched = tuple(h.name for h in heuristics if instances and h.overestimates)
     return Comparison(puzzle, states, distances, measures, values, rows, prune, full_last_iteration, bpmx,
                       len(instances or []), not_searched)
 

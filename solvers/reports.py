@@ -101,8 +101,8 @@ def _markdown(summary: list[dict], meta: dict) -> str:
     lines += ["| " + " | ".join(str(row.get(f, "")) for f in fields) + " |" for row in summary]
     if any("mean_error" in row or "instance_mean_error" in row for row in summary):
         lines += ["", "Errors against exact distances h* (on the states; `instance_` at the instances' starts, "
-                  "against their known lengths): `mean_error` is the mean of h - h*, `share_overestimated` the share "
-                  "with h > h*, `mean_overestimate` and `max_overestimate` the mean and the largest excess there."]
+                  "against their known lengths): `mean_error` is the mean of h - h*, `mean_absolute_error` that of "
+                  "|h - h*|, `share_overestimated` the share with h > h*, `mean_overestimate` and `max_overestimate` the mean and the largest excess there."]
     if meta["not_searched"]:
         lines += ["", f"Not searched with IDA*, because they may overestimate (IDA*'s optimality and KRE's prediction "
                   f"assume a heuristic that never does): {', '.join(meta['not_searched'])}."]

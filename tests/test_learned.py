@@ -17,8 +17,8 @@ from solvers.heuristics.features import feature_set, inputs_of
 from solvers.heuristics.learned import batch_h
 from solvers.heuristics.model_file import ModelError, read_model, write_model
 from solvers.heuristics.network import Network, forward
-from solvers.learning.bootstrap import BootstrapSettings, bootstrap_start, bootstrap_step, guide, solved_examples
-from solvers.learning.davi import DaviSettings
+from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step, guide, solved_examples
+from solvers.learning.davi import DaviSettings, davi_start
 from solvers.learning.fit import loss_and_gradients
 from solvers.learning.learn import checkpoint_path, learn_heuristic
 from solvers.learning.walks import children, scrambled
@@ -322,7 +322,7 @@ def test_bootstrap_rounds_fit_the_moves_left_along_their_solutions_and_lower_the
     def mean_error(state):
         return np.abs(forward(state.network, inputs_of(features, states)) - exact).mean()
 
-    state = bootstrap_start(features, (32, 16), settings, rng)
+    state = davi_start(features, (32, 16), settings, rng)  # as learn.py starts a bootstrap training
     errors = [mean_error(state)]
     for round_number in range(2):
         guiding = guide(features, settings, state)

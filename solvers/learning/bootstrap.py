@@ -11,9 +11,10 @@ steps over shuffled mini-batches of `batch` (fit.py). When at least `min_solved`
 instances were solved, the longest walk grows by `grow` moves, up to `max_moves`, so that the
 instances get harder as the heuristic gets better, as Jabbari Arfaee et al. grow theirs.
 
-The training state is davi.py's DaviState, so that learn.py checkpoints both methods alike: an
-iteration is a round, `target` the network that guided the round's searches, `refreshes` the
-rounds that grew the walks, `states` the examples fitted.
+The training state is davi.py's DaviState, started as DAVI's (davi_start: random weights, the
+inputs normalised over walks), so that learn.py checkpoints both methods alike: an iteration
+is a round, `target` the network that guided the round's searches, `refreshes` the rounds
+that grew the walks, `states` the examples fitted.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import numpy as np
 from solvers.heuristics import Heuristic, from_spec
 from solvers.heuristics.features import FeatureSet, inputs_of
 from solvers.heuristics.learned import learned_term
-from solvers.learning.davi import DaviState, davi_start
-from solvers.learning.fit import loss_and_gradients
+from solvers.learning.davi import DaviState
+from solvers.learning.fit import Adam, loss_and_gradients
 from solvers.learning.walks import scrambled
 from solvers.solve import solve
 
@@ -45,12 +46,6 @@ class BootstrapSettings(NamedTuple):
     grow: int = 10
     min_solved: float = 0.5
     rate: float = 1e-3
-
-
-def bootstrap_start(features: FeatureSet, hidden: tuple[int, int], settings: BootstrapSettings,
-                    rng: np.random.Generator) -> DaviState:
-    """A fresh training, set up as DAVI's (random weights, the inputs normalised over walks)."""
-    return davi_start(features, hidden, settings, rng)
 
 
 def guide(features: FeatureSet, settings: BootstrapSettings, state: DaviState) -> Heuristic:
@@ -88,19 +83,26 @@ def bootstrap_step(features: FeatureSet, settings: BootstrapSettings, state: Dav
     guiding = state.network
     states, targets, solved = solved_examples(features, settings, guide(features, settings, state),
                                               scrambled(features.puzzle, lengths, rng))
-    network, adam, losses = state.network, state.adam, []
-    inputs = inputs_of(features, states) if len(states) else None
-    for _ in range(settings.epochs if len(states) else 0):
-        order = rng.permutation(len(states))
+    network, adam, curve, seen = state.network, state.adam, state.curve, state.states + len(states)
+    if len(states):
+        network, adam, loss = _fitted(network, adam, inputs_of(features, states), targets, settings, rng)
+        curve = (*curve, (seen, loss))
+    grows = solved >= settings.min_solved * settings.instances
+    return state._replace(network=network, target=guiding, adam=adam, iterations=state.iterations + 1, states=seen,
+                          refreshes=state.refreshes + grows, curve=curve,
+                          longest=min(settings.max_moves, state.longest + settings.grow) if grows else state.longest)
+
+
+def _fitted(network, adam: Adam, inputs: np.ndarray, targets: np.ndarray, settings: BootstrapSettings,
+            rng: np.random.Generator):
+    """(network, adam, the mean loss of the last pass) after `epochs` passes of Adam steps over
+    shuffled mini-batches of `batch` examples."""
+    for _ in range(settings.epochs):
+        losses = []
+        order = rng.permutation(len(targets))
         for first in range(0, len(order), settings.batch):
             chosen = order[first:first + settings.batch]
             loss, gradients = loss_and_gradients(network, inputs[chosen], targets[chosen])
             network, adam = adam.step(network, gradients, settings.rate)
             losses.append(loss)
-    grows = solved >= settings.min_solved * settings.instances
-    seen = state.states + len(states)
-    curve = (*state.curve, (seen, float(np.mean(losses[-max(1, len(losses) // settings.epochs):])))) if losses \
-        else state.curve
-    return state._replace(network=network, target=guiding, adam=adam, iterations=state.iterations + 1, states=seen,
-                          refreshes=state.refreshes + grows, curve=curve,
-                          longest=min(settings.max_moves, state.longest + settings.grow) if grows else state.longest)
+    return network, adam, float(np.mean(losses))

@@ -31,7 +31,7 @@ from solvers.errors import InputError
 from solvers.heuristics.features import feature_set
 from solvers.heuristics.model_file import write_model
 from solvers.heuristics.network import Network
-from solvers.learning.bootstrap import BootstrapSettings, bootstrap_start, bootstrap_step
+from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step
 from solvers.learning.davi import DaviSettings, DaviState, davi_start, davi_step
 from solvers.learning.fit import Adam
 from solvers.puzzle import Puzzle
@@ -47,7 +47,7 @@ class Method(NamedTuple):
 
 
 METHODS = {"davi": Method(DaviSettings, davi_start, davi_step),
-           "bootstrap": Method(BootstrapSettings, bootstrap_start, bootstrap_step)}
+           "bootstrap": Method(BootstrapSettings, davi_start, bootstrap_step)}
 DEFAULT_HIDDEN = (64, 32)
 CHECKPOINT_SECONDS = 60.0
 

@@ -145,17 +145,22 @@ def _pop_batch(first, second, entries, heap_size, pending, closed, g, h, g_weigh
 
 
 @kernel
-def _requeue(first, second, entries, heap_size, pending, closed, g, h, g_weight, h_weight):
-    """Push the nodes of `pending` that are still open back onto the open list at their
-    priority (growing it as needed), so that a search that stops counts them in its bound;
-    returns (first, second, entries, heap_size)."""
-    for node in pending:
-        if closed[node]:
+def _doubled_heap(first, second, entries, heap_size):
+    """The open list's three arrays grown to twice `heap_size` entries."""
+    return grown(first, 2 * heap_size), grown(second, 2 * heap_size), grown(entries, 2 * heap_size)
+
+
+@kernel
+def _requeue(first, second, entries, heap_size, pending, held, closed, g, h, g_weight, h_weight):
+    """Push the nodes of `pending`, and `held` if it is a node (>= 0), that are still open back
+    onto the open list at their priority (growing it as needed), so that a search that stops
+    counts them in its bound; returns (first, second, entries, heap_size)."""
+    for i in range(pending.shape[0] + 1):
+        node = pending[i] if i < pending.shape[0] else held
+        if node < 0 or closed[node]:
             continue
         if heap_size == first.shape[0]:
-            first = grown(first, 2 * heap_size)
-            second = grown(second, 2 * heap_size)
-            entries = grown(entries, 2 * heap_size)
+            first, second, entries = _doubled_heap(first, second, entries, heap_size)
         heap_push(first, second, entries, heap_size, g_weight * g[node] + h_weight * h[node], 0, node)
         heap_size += 1
     return first, second, entries, heap_size
@@ -349,9 +354,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
                 if 2 * live.sum() <= heap_size:
                     heap_size = compact(first, second, entries, heap_size, live)
                 else:
-                    first = grown(first, 2 * heap_size)
-                    second = grown(second, 2 * heap_size)
-                    entries = grown(entries, 2 * heap_size)
+                    first, second, entries = _doubled_heap(first, second, entries, heap_size)
             key, random_state = _tie_key(tie, child_g, pushes, random_state)
             heap_push(first, second, entries, heap_size, g_weight * child_g + h_weight * child_value, key, child)
             heap_size += 1
@@ -366,11 +369,8 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
             break
     if held < 0 and heap_size == 0 and taken == n_pending:
         return EXHAUSTED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, -1
-    first, second, entries, heap_size = _requeue(first, second, entries, heap_size, pending[taken:n_pending], closed,
-                                                 g, h, g_weight, h_weight)
-    if held >= 0:
-        first, second, entries, heap_size = _requeue(first, second, entries, heap_size, np.full(1, held, np.int32),
-                                                     closed, g, h, g_weight, h_weight)
+    first, second, entries, heap_size = _requeue(first, second, entries, heap_size, pending[taken:n_pending], held,
+                                                 closed, g, h, g_weight, h_weight)
     live = _live_entries(first, entries, heap_size, g, h, closed, g_weight, h_weight)
     return LIMIT_REACHED, np.empty(0, dtype=np.int8), expanded, generated, n_nodes, raises, \
         _open_bound(entries, heap_size, live, g, h)
