@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from solvers.errors import InputError
@@ -46,8 +48,25 @@ def solve(
         given["executor"] = ClusterExecutor(client)
     if isinstance(heuristic, str):
         heuristic = from_spec(puzzle, heuristic)
-    start = checked_start(puzzle, start, heuristic if search.informed else None)
-    return search.run(puzzle, start, heuristic if search.informed else None, **given)
+    heuristic = heuristic if search.informed else None
+    start = checked_start(puzzle, start, heuristic)
+    return _bound_named(search.run(puzzle, start, heuristic, **given), heuristic, start)
+
+
+def _bound_named(result: SearchResult, heuristic: Heuristic | None, start: np.ndarray) -> SearchResult:
+    """`result` with `bound_from` set, and, where its heuristic may overestimate, the lower bound
+    that the heuristic's admissible parts prove at the start (the search proved none): a
+    solution of that length is optimal."""
+    if heuristic is None or not result.solvable:
+        return result
+    if result.lower_bound is not None:  # proven by the search (with an inadmissible h: by exhausting a space)
+        return replace(result, bound_from=heuristic.name) if heuristic.admissible else result
+    parts = heuristic.admissible_parts()
+    if not parts:
+        return result
+    bound = max(h(start) for h in parts)
+    name = parts[0].name if len(parts) == 1 else f"max({', '.join(h.name for h in parts)})"
+    return replace(result, lower_bound=bound, bound_from=name, optimal=result.length == bound)
 
 
 def _check_limits(given: dict) -> None:

@@ -138,13 +138,32 @@ def test_ida_with_a_learned_heuristic_matches_a_naive_ida_that_evaluates_every_n
     ("astar", {}), ("greedy", {}), ("beam", {"beam_width": 20}), ("bulb", {"beam_width": 5}),
     ("anytime", {"time_limit": 2.0}), ("wastar", {"weight": 1.5}), ("bwas", {"batch_size": 10}),
 ])
-def test_every_search_takes_a_learned_heuristic_and_claims_no_optimality_from_it(algorithm, options, search_model,
-                                                                                 two_by_four_distances):
+def test_every_search_takes_a_learned_heuristic_and_its_bound_only_from_its_admissible_feature(
+        algorithm, options, search_model, two_by_four_distances):
     puzzle, heuristic = search_model
+    goal = tuple(int(t) for t in puzzle.goal)
     for start in random_instances(puzzle, 4, seed=9):
         result = solve(puzzle, start, algorithm, heuristic, **options)
-        assert result.status == "solved" and result.length >= two_by_four_distances[tuple(map(int, start))]
-        assert not result.optimal and result.lower_bound is None and not result.bpmx
+        state = tuple(map(int, start))
+        assert result.status == "solved" and result.length >= two_by_four_distances[state] and not result.bpmx
+        bound = naive.manhattan(state, goal, 4)  # SEARCH_FEATURES' one admissible heuristic
+        assert (result.lower_bound, result.bound_from) == (bound, "manhattan")
+        assert result.optimal == (result.length == bound)
+
+
+def test_the_admissible_parts_of_a_learned_maximum_are_its_admissible_parts_and_features(tmp_path):
+    puzzle = Puzzle(2, 4)
+    rng = np.random.default_rng(4)
+    with_feature, _ = model_file(tmp_path, puzzle, SEARCH_FEATURES, lambda n: manhattan_like_network(n, rng, 0.5))
+    encodings_only, _ = model_file(tmp_path, puzzle, "blank, cells", lambda n: manhattan_like_network(n, rng, 0.5),
+                                   name="encodings.h5")
+    parts = from_spec(puzzle, f"max(learned:{with_feature}, linear-conflict)").admissible_parts()
+    assert sorted(h.name for h in parts) == ["linear-conflict", "manhattan"]
+    assert from_spec(puzzle, f"learned:{encodings_only}").admissible_parts() == ()
+    assert [h.name for h in from_spec(puzzle, "linear-conflict").admissible_parts()] == ["linear-conflict"]
+    start = random_instances(puzzle, 1, seed=3)[0]
+    result = solve(puzzle, start, "greedy", f"learned:{encodings_only}")
+    assert result.status == "solved" and (result.lower_bound, result.bound_from, result.optimal) == (None, "", False)
 
 
 def test_compare_reports_how_a_learned_heuristic_errs_beside_manhattan_and_searches_only_with_manhattan(

@@ -117,7 +117,9 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     if result.status == GAVE_UP:
         lines.append(f"gave up    {result.reason}")
     else:
-        lines.append(f"length     {result.length}" + (" (optimal)" if result.optimal else " (not necessarily optimal)"))
+        proof = f" (optimal: {result.bound_from} proves it)" if result.optimal and result.bound_from not in ("", result.heuristic) \
+            else " (optimal)" if result.optimal else " (not necessarily optimal)"
+        lines.append(f"length     {result.length}{proof}")
         lines.append(f"moves      {result.moves or '(none: already the goal)'}")
     if result.interrupted:
         lines.append("stopped    interrupted before the search ended: the best solution found so far")
@@ -126,7 +128,8 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     if not result.optimal and result.lower_bound:  # a bound of 0 says nothing
         within = f" (this solution is at most {result.suboptimality:.3f} times the shortest)" \
             if result.suboptimality is not None else ""
-        lines.append(f"bound      the shortest solution has at least {result.lower_bound} moves{within}")
+        source = f", by {result.bound_from}" if result.bound_from not in ("", result.heuristic) else ""
+        lines.append(f"bound      the shortest solution has at least {result.lower_bound} moves{source}{within}")
     how = f" (move pruning {searched['prune']}{', last iteration completed' if searched['full_last_iteration'] else ''})" \
         if "prune" in searched else ""
     lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{how}")

@@ -65,6 +65,14 @@ class Heuristic:
         """Whether a part of h is known to exceed the distance on some states (a learned one)."""
         return any(t.overestimates for t in self.terms)
 
+    def admissible_parts(self) -> tuple[Heuristic, ...]:
+        """Admissible heuristics whose maximum bounds h's distance from below: h itself where it is
+        admissible, else its admissible parts (of a maximum) and the admissible heuristics its
+        overestimating terms read (a learned heuristic's features); empty where there are none."""
+        if self.admissible:
+            return (self,)
+        return tuple(_admissible_pieces(self.puzzle, self.parts))
+
     @property
     def provenance(self) -> tuple[tuple[str, str], ...]:
         """(file, checksum) of every table the heuristic reads."""
@@ -113,6 +121,19 @@ def _in_order(parts) -> tuple:
             part = Combination(part.operator, _in_order(part.parts), part.name, part.spec)
         ordered.append(part)
     return tuple(ordered)
+
+
+def _admissible_pieces(puzzle: Puzzle, parts: tuple):
+    """Heuristics for the admissible parts of a maximum over `parts` (`admissible_parts`); a sum
+    with an overestimating part gives none (a learned term is never added)."""
+    for part in parts:
+        if all(t.admissible for t in part.terms):
+            yield Heuristic(puzzle, [part])
+        elif isinstance(part, Combination):
+            if part.operator == "max":
+                yield from _admissible_pieces(puzzle, part.parts)
+        else:
+            yield from part.admissible_inputs()
 
 
 def _laid_out(parts: tuple, columns) -> tuple:

@@ -54,6 +54,9 @@ class LearnedTerm(Term):
     features: FeatureSet | None = None
     network: object = None
 
+    def admissible_inputs(self) -> tuple:
+        return tuple(h for h in self.features.heuristics if h.admissible)
+
     def sum_refusal(self) -> str:
         return f"{self.name} cannot be added: a learned heuristic counts every tile's moves (take max(...) otherwise)"
 

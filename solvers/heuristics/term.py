@@ -72,6 +72,12 @@ class Term:
     def terms(self) -> tuple[Term, ...]:
         return (self,)
 
+    def admissible_inputs(self) -> tuple:
+        """The admissible heuristics (Heuristic objects) whose values the term reads, of which a
+        search with the term may take a lower bound where the term itself may overestimate: none
+        by default (a learned term has its features')."""
+        return ()
+
     def sum_refusal(self) -> str:
         """Why the term cannot be a part of `sum(...)` (it is not additive), in a few words."""
         return (f"{self.name} cannot be added: it counts moves of tiles beyond its own; sum(...) adds terms that "

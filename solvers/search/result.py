@@ -33,7 +33,11 @@ class SearchResult:
       lower_bound      a proven lower bound on the shortest length: `length` when optimal, else
                        the most the search proved (h of the start at least; a weighted search's
                        length over its weight; IDA*'s last bound); None where the heuristic may
-                       overestimate (nothing is proven) or the goal is unreachable
+                       overestimate and has no admissible part, or the goal is unreachable
+      bound_from       the admissible heuristic the lower bound rests on: the search's own, or,
+                       where that may overestimate (a learned one), the maximum of its
+                       admissible parts and features evaluated at the start (solvers/solve.py);
+                       "" for an uninformed search or without a bound
       found            (length, seconds from the start) of each better solution in the order
                        found: one for most searches, several for the anytime search
       interrupted      whether Ctrl-C (or SIGTERM, which the commands turn into KeyboardInterrupt)
@@ -68,6 +72,7 @@ class SearchResult:
     bpmx_raises: int = 0
     bpmx_cutoffs: int = 0
     lower_bound: int | None = None
+    bound_from: str = ""
     found: tuple[tuple[int, float], ...] = field(default=())
     interrupted: bool = False
 
