@@ -34,8 +34,10 @@ def _tie_key(tie: str, g: int, pushes: int, state: int) -> tuple[int, int]:
     part, order = 0, pushes
     if tie == "larger-g":
         part = G_LIMIT - 1 - g
-    elif tie == "smaller-g":
+    elif tie == "smaller-g":  # at random among equal g, then by the pushes' low bits
         part = g
+        state, noise = _random_bits(state)
+        order = (noise << (SEQ_BITS - 23)) | (pushes & ((1 << (SEQ_BITS - 23)) - 1))
     elif tie == "lifo":
         order = SEQ_LIMIT - 1 - pushes
     elif tie == "random":

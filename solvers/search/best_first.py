@@ -16,7 +16,8 @@ The policy also says:
 - how ties among equal priorities are broken (TIE_BREAKS): toward the larger or the smaller g,
   first in first out, last in first out, or at random (a seeded generator, so that a search is
   repeatable); after that, first in first out, so the order is total and a naive twin can
-  follow it exactly (tests/test_best_first.py).
+  follow it exactly (tests/test_best_first.py), except that toward the smaller g, nodes of
+  equal g are taken at random (then by their pushes' low bits).
 - how often an expansion explores (`explore`): with that chance it takes, instead of a best
   node, one drawn by type-based exploration (type_buckets.py: a type (g, h) of the open nodes,
   then a node of it, each uniformly), a remedy for greedy search's plateaus. The chance is
@@ -58,7 +59,7 @@ from solvers.search.open_list import compact, heap_pop, heap_push
 from solvers.search.registry import Option
 from solvers.search.type_buckets import BYTES_PER_NODE as TYPE_BYTES_PER_NODE, add_member, draw_member, new_types, \
     type_key
-from solvers.search.xorshift import RANDOM_SEED, random_bits
+from solvers.search.xorshift import RANDOM_BITS, RANDOM_SEED, random_bits
 from solvers.search.result import (
     SearchResult, checked_start, limit_reason, moves_to_text, none_shorter_reason, search_result, unsolvable_result,
     verified,
@@ -68,6 +69,7 @@ NO_PRUNING = np.iinfo(np.int64).max
 H_LIMIT = (1 << 31) - 1  # h is stored as int32; a larger value counts as this one
 SEQ_BITS = 40  # the push counter in the low bits of a tie key
 SEQ_LIMIT = 1 << SEQ_BITS
+PUSH_BITS = SEQ_BITS - RANDOM_BITS  # of the push counter below random bits (the smaller-g rule's order)
 EXPLORE_SCALE = 1 << 16  # the probability of a draw by type, in units of 1 / EXPLORE_SCALE
 TYPE_SLOTS = 1 << 10  # the type table's first size (it doubles as types appear)
 G_LIMIT = 1 << 23  # g in the high bits of a tie key, below the sign; a deeper path is not stored
@@ -112,6 +114,8 @@ def _tie_key(tie, g, pushes, random_state):
         part = G_LIMIT - 1 - g
     elif tie == TIE_SMALLER_G:
         part = g
+        random_state, noise = random_bits(random_state)
+        order = (noise << PUSH_BITS) | (pushes & ((1 << PUSH_BITS) - 1))
     elif tie == TIE_LIFO:
         order = SEQ_LIMIT - 1 - pushes
     elif tie == TIE_RANDOM:
@@ -478,15 +482,17 @@ def greedy_settings(heuristic: Heuristic, options: dict) -> dict:
 
 
 AUTO = "auto"
-# Ties among equal h decide where greedy search goes on a plateau: at random, it measured the
-# fewest expansions to a first solution on uniformly random 6x6 and 7x7 states, and the toward-g
-# rules the most (they walk a plateau depth first or breadth first: BENCHMARKS.md). Among equal
-# f, A* and weighted A* take the deeper node, nearer the goal, as A*'s published counts do.
-GREEDY_TIE_BREAK = "random"
+# Ties among equal h decide where greedy search goes on a plateau: toward the smaller g, at random
+# among equal g, it measured the fewest expansions to a first solution on uniformly random 6x6,
+# 7x7 and 8x8 states, and about half the length of random ties; larger-g walks a plateau depth
+# first and, with first-in-first-out order among equal g, smaller-g breadth first (BENCHMARKS.md).
+# Among equal f, A* and weighted A* take the deeper node, nearer the goal, as A*'s published
+# counts do.
+GREEDY_TIE_BREAK = "smaller-g"
 WEIGHTED_TIE_BREAK = "larger-g"
 TIE_BREAK = Option("tie_break", "choice", "the order among nodes of equal priority in the best-first searches: "
-                   "larger-g, smaller-g, fifo, lifo, random (seeded) or auto (the default: random for greedy search, "
-                   "larger-g for the others)", "a tie-breaking rule applies", AUTO, (AUTO, *TIE_BREAKS))
+                   "larger-g, smaller-g (at random among equal g), fifo, lifo, random (seeded) or auto (the default: "
+                   "smaller-g for greedy search, larger-g for the others)", "a tie-breaking rule applies", AUTO, (AUTO, *TIE_BREAKS))
 EXPLORE = Option("explore", "number", "greedy search's chance of expanding, instead of a best node, one drawn by "
                  "type-based exploration (a type (g, h) of the open nodes, then a node of it, each uniformly; Xie, "
                  "Muller & Holte 2014), below 1; default 0", "a draw by type applies", 0.0)

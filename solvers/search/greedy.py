@@ -4,8 +4,8 @@ The fastest way to some solution with a good heuristic, and no bound on how long
 priority ignores g. The kernel is the best-first one (best_first.py) with the priority weights
 (0, 1); every state is stored once and expanded at most once (no reopening: the priority
 ignores g, so a shorter path to a closed node would only re-expand its subtree), and an open
-node reached by a shorter path keeps the shorter one. Ties among equal h are broken at random
-by default (`tie_break`, best_first.py says why), and `explore` adds type-based exploration's
+node reached by a shorter path keeps the shorter one. Ties among equal h go by default toward
+the smaller g, at random among equal g (`tie_break`, best_first.py says why), and `explore` adds type-based exploration's
 draws (Xie, Müller & Holte 2014; type_buckets.py). The search is complete on every board it can
 hold; the result's lower bound is h of the start.
 """

@@ -11,11 +11,12 @@ import numpy as np
 from solvers.jit import kernel
 
 RANDOM_SEED = 0x9E3779B97F4A7C15
+RANDOM_BITS = 23  # the bits random_bits returns
 
 
 @kernel
 def random_bits(state):
-    """(the next state of the generator, 23 random bits from it); `state` is a uint64."""
+    """(the next state of the generator, RANDOM_BITS random bits from it); `state` is a uint64."""
     state ^= state >> np.uint64(12)
     state ^= state << np.uint64(25)
     state ^= state >> np.uint64(27)
