@@ -14,13 +14,13 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
-from solvers.heuristics.dispatch import Leaf, MaxNode, SumNode, h_child, h_child_at_least, h_start
+from solvers.heuristics.dispatch import Leaf, MaxNode, SumNode
 from solvers.instances import load_instances
-from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 from solvers.solve import solve
 from tests import naive
 from tests.conftest import STANDARD_3X3, distances
+from tests.incremental import walk_values
 
 NO_LIMIT = np.iinfo(np.int64).max
 
@@ -159,48 +159,14 @@ def test_the_tree_is_laid_out_as_nodes_over_leaves(files_3x3):
     assert tree.n_columns == sum(columns)
 
 
-@kernel
-def _walk(leaves, n_columns, board, moves, enough):
-    """h along a walk of blank moves (cells), by the incremental paths: (exact, at least)."""
-    scratch = np.zeros((2, n_columns), dtype=np.int64)
-    position = np.zeros(board.shape[0], dtype=np.int64)
-    h_start(leaves, board, position, scratch, 0)
-    exact = np.empty(moves.shape[0], dtype=np.int64)
-    at_least = np.empty(moves.shape[0], dtype=np.int64)
-    for i in range(moves.shape[0]):
-        blank = position[0]
-        target = moves[i]
-        tile = board[target]
-        board[blank] = tile
-        board[target] = 0
-        position[tile] = blank
-        position[0] = target
-        at_least[i] = h_child_at_least(leaves, board, position, scratch, 0, tile, target, blank, enough)
-        exact[i] = h_child(leaves, board, position, scratch, 0, tile, target, blank)
-        scratch[0, :] = scratch[1, :]
-    return exact, at_least
-
-
 def test_incremental_values_of_a_tree_equal_its_values_from_scratch(files_3x3):
     puzzle, paths, _ = files_3x3
     heuristic = from_spec(puzzle, f"max(sum(pdb:{paths['za']}, manhattan), sum(pdb:{paths['c']}, hamming))")
-    rng = np.random.default_rng(23)
-    board = puzzle.random_state(rng)
-    states, moves, walk = [], [], board.copy()
-    blank = int(np.flatnonzero(walk == 0)[0])
-    for _ in range(300):
-        options = [int(c) for c in puzzle.neighbours[blank] if c >= 0]
-        target = options[rng.integers(len(options))]
-        walk[blank], walk[target] = walk[target], 0
-        blank = target
-        moves.append(target)
-        states.append(walk.copy())
     for enough in (NO_LIMIT, 8):
-        exact, at_least = heuristic.kernel(_walk)(heuristic.leaves, heuristic.n_columns, board.copy(),
-                                                  np.array(moves, dtype=np.int64), enough)
-        true = heuristic.evaluate_many(np.array(states))
-        assert exact.tolist() == true.tolist()
-        assert all(min(enough, h) <= v <= h for v, h in zip(at_least.tolist(), true.tolist()))
+        states, exact, at_least = walk_values(heuristic, np.random.default_rng(23), 300, enough)
+        true = heuristic.evaluate_many(states).tolist()
+        assert exact == true
+        assert all(min(enough, h) <= v <= h for v, h in zip(at_least, true))
 
 
 @pytest.mark.parametrize("spec, reason", [

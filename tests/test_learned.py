@@ -29,6 +29,7 @@ from solvers.reports import write_report
 from solvers.solve import solve
 from tests import naive
 from tests.conftest import STANDARD_3X3, default_forbidden, distances
+from tests.incremental import walk_values
 
 FEATURES = "manhattan, linear-conflict, blank, cells"
 
@@ -90,15 +91,21 @@ def test_kernel_and_batch_evaluations_match_a_naive_forward_pass_on_random_state
 def test_learned_heuristics_compose_in_the_tree_and_read_pdb_features(tmp_path):
     puzzle = Puzzle(3, 3, STANDARD_3X3)
     pdb, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2,3,4", "5,6,7,8"])), tmp_path / "44.h5")
-    spec = f"manhattan, pdb:{pdb}, pdb:{pdb}+reflect, cells"
+    spec = f"manhattan, pdb:{pdb}, pdb:{pdb}+reflect, patterns:{pdb}+reflect, cells"
     features = feature_set(puzzle, spec)
     states = np.array(list(distances(3, 3, STANDARD_3X3)), dtype=np.uint8)[::97]
     table = [from_spec(puzzle, f"pdb:{pdb}").evaluate_many(states), from_spec(puzzle, f"pdb:{pdb}+reflect").evaluate_many(states)]
     inputs = inputs_of(features, states)
     assert inputs[:, 1].tolist() == table[0].tolist() and inputs[:, 2].tolist() == table[1].tolist()
+    # the patterns' entries add up to the lookup of their view (the reflected one where it is larger)
+    assert (inputs[:, 3] + inputs[:, 4]).tolist() == table[0].tolist()
+    assert np.maximum(inputs[:, 3] + inputs[:, 4], inputs[:, 5] + inputs[:, 6]).tolist() == table[1].tolist()
     rng = np.random.default_rng(3)
     path, _ = model_file(tmp_path, puzzle, spec, lambda n: manhattan_like_network(n, rng, 0.5))
     learned = from_spec(puzzle, f"learned:{path}")
+    # move by move, every feature's and the first layer's update gives the values from scratch
+    walked, exact, _ = walk_values(learned, np.random.default_rng(8), 200, np.iinfo(np.int64).max)
+    assert exact == learned.evaluate_many(walked).tolist() == batch_h(learned.terms[0], walked).tolist()
     combined = from_spec(puzzle, f"max(linear-conflict, learned:{path})")
     by_hand = np.maximum(from_spec(puzzle, "linear-conflict").evaluate_many(states), learned.evaluate_many(states))
     assert combined.evaluate_many(states).tolist() == by_hand.tolist()

@@ -10,6 +10,8 @@ from pdb_build.partitions import custom, preset
 from pdb_build.store import load_partition
 from solvers.errors import InputError
 from solvers.heuristics import from_options, from_spec, mirror_maps, pdb_heuristic
+from solvers.heuristics.features import feature_set, inputs_of
+from solvers.make_instances import random_instances
 from solvers.puzzle import Puzzle
 from solvers.solve import solve
 from tests import naive
@@ -158,3 +160,21 @@ def test_lookups_on_larger_boards_read_the_entry_of_the_documented_index(tmp_pat
     for state, value in zip(states.tolist(), values):
         tables = zip(database.partition.patterns, database.tables)
         assert value == sum(int(table[naive.placement_index([state.index(t) for t in p])]) for p, table in tables)
+
+
+def test_per_pattern_features_are_each_patterns_naive_entry_in_both_views(files):
+    puzzle, paths = files
+    features = feature_set(puzzle, f"patterns:{paths['3-3-2']}+reflect, patterns:{paths['4-4']}")
+    three, four = ([tuple(map(int, p)) for p in load_partition(paths[name], puzzle).partition.patterns]
+                   for name in ("3-3-2", "4-4"))
+    assert features.n_values == 2 * len(three) + len(four) == 8
+    assert feature_set(puzzle, features.spec).spec == features.spec  # what a model file stores rebuilds it
+    states = random_instances(puzzle, 30, seed=5)
+    for row, state in zip(inputs_of(features, states), states):
+        regular = tuple(map(int, state))
+        mirrored = _mirror(regular, puzzle)
+        entries = [_naive_table(BLANK_FIRST_3X3, p)[tuple(s.index(t) for t in p)]
+                   for s, patterns in ((regular, three), (mirrored, three), (regular, four)) for p in patterns]
+        assert row.tolist() == entries
+    with pytest.raises(InputError, match="needs a PDB file"):
+        feature_set(puzzle, "patterns:+reflect")

@@ -31,7 +31,8 @@ def learn_heuristic_parser() -> OneLineParser:
     parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
     parser.add_argument("--features", required=True, metavar="SPEC",
                         help="comma-separated: heuristics of the grammar (manhattan, linear-conflict, pdb:FILE, "
-                             "pdb:FILE+reflect, ...), each one input, and encodings: blank (the blank's cell), "
+                             "pdb:FILE+reflect, ...), each one input; patterns:FILE[+reflect], each pattern's "
+                             "entry of a PDB file (in both views); and encodings: blank (the blank's cell), "
                              "cells (every tile's cell)")
     parser.add_argument("--method", choices=list(METHODS), default="davi",
                         help="davi: approximate value iteration over random walks back from the goal (the default); "

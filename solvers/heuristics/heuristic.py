@@ -108,6 +108,12 @@ class Heuristic:
             raise InputError(f"states must be an array of shape (n, {self.puzzle.n_cells})")
         return self.kernel(_h_of_many)(self.leaves, self.n_columns, states)
 
+    def columns_of_many(self, states: np.ndarray) -> np.ndarray:
+        """The scratch columns (int64, one row per state) that evaluating each row of `states`
+        from nothing fills: what a kind keeps there (a PDB term: each instance's entry)."""
+        states = np.ascontiguousarray(states, dtype=np.uint8)
+        return self.kernel(_columns_of_many)(self.leaves, self.n_columns, states)
+
     def __repr__(self) -> str:
         return f"Heuristic({self.name!r}, {self.puzzle.board})"
 
@@ -152,6 +158,15 @@ def from_recipe(recipe: tuple) -> Heuristic:
     """The heuristic a `Heuristic.recipe()` describes."""
     function, arguments = recipe
     return function(*arguments)
+
+
+@kernel
+def _columns_of_many(leaves, n_columns, states):
+    out = np.zeros((states.shape[0], n_columns), dtype=np.int64)
+    position = np.zeros(states.shape[1], dtype=np.int64)
+    for i in range(states.shape[0]):
+        h_start(leaves, states[i], position, out, i)
+    return out
 
 
 @kernel

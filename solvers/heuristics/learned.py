@@ -5,11 +5,13 @@ quantized network (network.py). Its scratch columns, from its first:
 
     hidden1 columns    the first layer's sums (integers, units of 1/QUANT)
     1 column           the number of tiles out of their goal cells (0: the goal, where h = 0)
-    k columns          the values of the k heuristic features
+    f columns          the values of the f heuristic features
     the rest           the heuristic features' own columns
 
+The network's first inputs are read from those columns (`inputs`): a heuristic's value, or,
+for a patterns item (features.py), the columns where its PDB term keeps each instance's entry.
 A move changes the first layer's sums by the weights of the inputs it changes: the moved
-tile's two cells, the blank's two cells and the heuristic values that changed; the layers
+tile's two cells, the blank's two cells and the heuristic inputs that changed; the layers
 after the first are evaluated at every node (hidden1 x hidden2 multiplications). The values
 are exact integers, so a state's h is the same whether reached move by move or evaluated from
 nothing (by `evaluate_many`, or by `batch_h` as matrix products for many states at once).
@@ -38,13 +40,15 @@ PREFIX = "learned:"
 
 
 class LearnedData(NamedTuple):
-    """The kind's data (module docstring): `layout` is (hidden1, k heuristic values, blank's
-    first input or -1, tiles' first input or -1)."""
+    """The kind's data (module docstring): `layout` is (hidden1, f heuristic features, blank's
+    first input or -1, tiles' first input or -1); heuristic input i is the column
+    `inputs[i]` counted from the features' values."""
 
     features: tuple  # one node per heuristic feature, columns counted from the features' first
     model: Quantized
     goal_cell: np.ndarray  # uint8: the goal cell of each tile
     layout: np.ndarray  # int64[4]
+    inputs: np.ndarray  # int64[k]
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,16 +68,18 @@ class LearnedTerm(Term):
 def learned_term(puzzle: Puzzle, features: FeatureSet, network, name: str, spec: str,
                  provenance: tuple[tuple[str, str], ...] = ()) -> LearnedTerm:
     """The term of `network` (a network.Network) over `features` on `puzzle`."""
-    nodes, feature_columns = [], 0
-    for heuristic in features.heuristics:
+    nodes, inputs, feature_columns = [], [], 0
+    n_features = len(features.heuristics)
+    for i, (heuristic, entries) in enumerate(zip(features.heuristics, features.entries)):
         shifted = shifted_nodes(heuristic.leaves, feature_columns)
         nodes.append(shifted[0] if len(shifted) == 1 else MaxNode(shifted))
+        inputs += [n_features + feature_columns + e for e in range(entries)] if entries else [i]
         feature_columns += heuristic.n_columns
     model = quantized(network)
     hidden1 = model.b1.shape[0]
-    layout = np.array([hidden1, features.n_values, features.blank_offset, features.cells_offset], dtype=np.int64)
-    data = LearnedData(tuple(nodes), model, puzzle.goal_cell.copy(), layout)
-    width = hidden1 + 1 + features.n_values + feature_columns
+    layout = np.array([hidden1, n_features, features.blank_offset, features.cells_offset], dtype=np.int64)
+    data = LearnedData(tuple(nodes), model, puzzle.goal_cell.copy(), layout, np.array(inputs, dtype=np.int64))
+    width = hidden1 + 1 + n_features + feature_columns
     return LearnedTerm(puzzle, name, spec, data, width, provenance=(*provenance, *features.provenance),
                        admissible=False, consistent=False, overestimates=True, features=features, network=network)
 
@@ -113,14 +119,14 @@ def _add_input(model, scratch, row, column, hidden1, index, times):
 
 @inline_kernel
 def _start(data, board, position, scratch, row, column):
-    hidden1, k, blank, cells = data.layout[0], data.layout[1], data.layout[2], data.layout[3]
+    hidden1, f, blank, cells = data.layout[0], data.layout[1], data.layout[2], data.layout[3]
     model = data.model
     for j in range(hidden1):
         scratch[row, column + j] = model.b1[j]
     values = column + hidden1 + 1
-    node_values(data.features, board, position, scratch, row, values + k, values)
-    for i in range(k):
-        _add_input(model, scratch, row, column, hidden1, i, scratch[row, values + i])
+    node_values(data.features, board, position, scratch, row, values + f, values)
+    for i in range(data.inputs.shape[0]):
+        _add_input(model, scratch, row, column, hidden1, i, scratch[row, values + data.inputs[i]])
     n = board.shape[0]
     if blank >= 0:
         _add_input(model, scratch, row, column, hidden1, blank + position[0], 1)
@@ -135,14 +141,14 @@ def _start(data, board, position, scratch, row, column):
 
 @inline_kernel
 def _child(data, board, position, scratch, row, column, tile, source, target):
-    hidden1, k, blank, cells = data.layout[0], data.layout[1], data.layout[2], data.layout[3]
+    hidden1, f, blank, cells = data.layout[0], data.layout[1], data.layout[2], data.layout[3]
     model = data.model
     for j in range(hidden1):
         scratch[row + 1, column + j] = scratch[row, column + j]
     values = column + hidden1 + 1
-    node_child_values(data.features, board, position, scratch, row, values + k, values, tile, source, target)
-    for i in range(k):
-        change = scratch[row + 1, values + i] - scratch[row, values + i]
+    node_child_values(data.features, board, position, scratch, row, values + f, values, tile, source, target)
+    for i in range(data.inputs.shape[0]):
+        change = scratch[row + 1, values + data.inputs[i]] - scratch[row, values + data.inputs[i]]
         if change != 0:
             _add_input(model, scratch, row + 1, column, hidden1, i, change)
     n = board.shape[0]
