@@ -18,7 +18,7 @@ from solvers.heuristics.learned import batch_h
 from solvers.heuristics.model_file import ModelError, read_model, write_model
 from solvers.heuristics.network import Network, forward
 from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step, guide, solved_examples
-from solvers.learning.davi import DaviSettings, davi_start
+from solvers.learning.davi import DaviSettings, davi_start, fresh_start
 from solvers.learning.fit import loss_and_gradients
 from solvers.learning.learn import checkpoint_path, learn_heuristic
 from solvers.learning.walks import children, scrambled
@@ -334,6 +334,22 @@ def test_davi_learns_every_2x3_distance_to_within_half_a_move(tmp_path):
     assert stored.loss_curve.shape == (60, 2) and not checkpoint_path(out).exists()
 
 
+def test_a_warm_start_fits_the_admissible_features_and_then_draws_every_walk_length(two_by_four_distances):
+    puzzle = Puzzle(2, 4)
+    features = feature_set(puzzle, "manhattan, blank, cells")
+    settings = DaviSettings(batch=200, max_moves=30, warm=400, rate=3e-3)
+    state = davi_start(features, (32, 16), settings, np.random.default_rng(2))
+    goal = tuple(int(t) for t in puzzle.goal)
+    states = np.array(list(two_by_four_distances), dtype=np.uint8)[::37]
+    manhattan = [naive.manhattan(tuple(map(int, s)), goal, 4) for s in states]
+    fresh = fresh_start(features, (32, 16), settings, np.random.default_rng(2))
+    errors = [np.abs(forward(s.network, inputs_of(features, states)) - manhattan).mean() for s in (fresh, state)]
+    assert errors[1] < 1.0 < errors[0]  # the network now says what Manhattan distance says
+    assert state.longest == settings.max_moves and state.target is state.network and state.iterations == 0
+    with pytest.raises(InputError, match="has none"):
+        davi_start(feature_set(puzzle, "cells"), (8, 4), settings, np.random.default_rng(2))
+
+
 def test_bootstrap_rounds_fit_the_moves_left_along_their_solutions_and_lower_the_error_on_3x3(eight_puzzle_distances):
     """A round fits the network to the moves each solution still takes (never fewer than the
     distance), which lowers its error against the distances of a ninth of all states; the next
@@ -348,7 +364,7 @@ def test_bootstrap_rounds_fit_the_moves_left_along_their_solutions_and_lower_the
     def mean_error(state):
         return np.abs(forward(state.network, inputs_of(features, states)) - exact).mean()
 
-    state = davi_start(features, (32, 16), settings, rng)  # as learn.py starts a bootstrap training
+    state = fresh_start(features, (32, 16), settings, rng)  # as learn.py starts a bootstrap training
     errors = [mean_error(state)]
     for round_number in range(2):
         guiding = guide(features, settings, state)
@@ -413,6 +429,9 @@ def test_learn_heuristic_command_writes_a_model_and_refuses_bad_options_in_one_l
         (["--features", "cells", "--iterations", "5", "--resume", "--force"], "no checkpoint to resume from"),
         (["--features", "cells", "--iterations", "5", "--instances", "9", "--force"],
          "--instances apply to --method bootstrap only"),
+        (["--features", "cells", "--iterations", "5", "--method", "bootstrap", "--warm", "9", "--force"],
+         "--warm apply to --method davi only"),
+        (["--features", "cells", "--iterations", "5", "--warm", "9", "--force"], "has none (add manhattan"),
     ]
     for extra, message in refusals:
         assert learn_heuristic_main(["--board", "2x3", "--out", str(out), "--quiet", *extra]) == 2

@@ -47,6 +47,13 @@ def learn_heuristic_parser() -> OneLineParser:
                         f"per Adam step, default {BOOTSTRAP.batch})")
     parser.add_argument("--max-moves", type=positive_int, help=f"the longest random walk back from the goal "
                         f"(default {DAVI.max_moves}; bootstrap {BOOTSTRAP.max_moves})")
+    parser.add_argument("--warm", type=positive_int, help="davi: first fit the network to the maximum of the "
+                        "admissible heuristics among the features for this many iterations, then draw walks of "
+                        "every length up to --max-moves from the start (default: no warm start; the walks grow "
+                        "from the goal)")
+    parser.add_argument("--threshold", type=positive(float, "a number", 1e9),
+                        help=f"davi: refresh the target network when the mean loss since the last check is "
+                             f"below this (default {DAVI.threshold:g}; a warm start from PDBs needs more)")
     parser.add_argument("--rate", type=positive(float, "a number", 1.0), default=DAVI.rate,
                         help=f"Adam's learning rate (default {DAVI.rate:g})")
     parser.add_argument("--instances", type=positive_int, help=f"bootstrap: instances solved per round (default "
@@ -100,7 +107,11 @@ def _settings(args):
         named = [f"--{name.replace('_', '-')}" for name, value in only_bootstrap.items() if value is not None]
         if named:
             raise InputError(f"{' and '.join(named)} apply to --method bootstrap only")
+        given.update(warm=args.warm, threshold=args.threshold)
     else:
+        davi_only = [name for name in ("warm", "threshold") if getattr(args, name) is not None]
+        if davi_only:
+            raise InputError(f"{' and '.join(f'--{name}' for name in davi_only)} apply to --method davi only")
         given.update(only_bootstrap)
     return defaults._replace(**{name: value for name, value in given.items() if value is not None})
 

@@ -11,7 +11,7 @@ steps over shuffled mini-batches of `batch` (fit.py). When at least `min_solved`
 instances were solved, the longest walk grows by `grow` moves, up to `max_moves`, so that the
 instances get harder as the heuristic gets better, as Jabbari Arfaee et al. grow theirs.
 
-The training state is davi.py's DaviState, started as DAVI's (davi_start: random weights, the
+The training state is davi.py's DaviState, started as DAVI's (fresh_start: random weights, the
 inputs normalised over walks), so that learn.py checkpoints both methods alike: an iteration
 is a round, `target` the network that guided the round's searches, `refreshes` the rounds
 that grew the walks, `states` the examples fitted.

@@ -5,13 +5,21 @@ lengths uniform from 0 to the current longest walk, computes each state's target
 
     0 at the goal, elsewhere the minimum over its children c of 1 + h_target(c)
 
-(h_target(goal) = 0; elsewhere the target network's output, at least 0), and takes one Adam
+(h_target(goal) = 0; elsewhere the target network's output, at least 0), raised to the maximum
+of the admissible heuristics among the features where that is larger (the distance is never
+below it, and the minimum over children of noisy values drifts low), and takes one Adam
 step of the network toward the targets (fit.py). The target network is a copy of the network,
 refreshed every `check_every` iterations when the mean loss since the last check is below
 `threshold` (as Agostinelli et al. refresh theirs); each refresh lengthens the longest walk by
 `grow` moves, up to `max_moves`, so that the values spread outward from the goal as those
 near it become right. Everything the next iteration needs is in a `DaviState` (a checkpoint
 holds one): the same seed and state give the same training.
+
+A warm start (`warm` iterations) first fits the network to the maximum of the admissible
+heuristics among the features (a PDB's lookups) on walks of every length up to `max_moves`, and
+the walks then start at `max_moves`: the targets are a PDB's values and better from the first
+iteration, so value iteration improves on the PDB everywhere at once instead of growing from
+the goal, and where it has learned nothing the network still says what the PDB says.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from solvers.errors import InputError
 from solvers.heuristics.features import FeatureSet, inputs_of
 from solvers.heuristics.network import Network, forward, initial_network, normalisation
 from solvers.learning.fit import Adam, loss_and_gradients
@@ -38,6 +47,7 @@ class DaviSettings(NamedTuple):
     check_every: int = 100
     threshold: float = 0.05
     rate: float = 1e-3
+    warm: int = 0
 
 
 class DaviState(NamedTuple):
@@ -57,15 +67,41 @@ class DaviState(NamedTuple):
     curve: tuple[tuple[int, float], ...]
 
 
-def davi_start(features: FeatureSet, hidden: tuple[int, int], settings: DaviSettings,
-               rng: np.random.Generator) -> DaviState:
-    """A fresh training: random weights, the inputs normalised over walks of every length up to
-    `max_moves`, the target network a copy."""
+def fresh_start(features: FeatureSet, hidden: tuple[int, int], settings, rng: np.random.Generator) -> DaviState:
+    """A fresh training by `settings` (any method's, with max_moves and first_moves): random
+    weights, the inputs normalised over walks of every length up to `max_moves`, the target
+    network a copy."""
     puzzle = features.puzzle
     sample = scrambled(puzzle, rng.integers(0, settings.max_moves + 1, NORMALISATION_STATES), rng)
     network = initial_network(features.n_inputs, hidden, rng, *normalisation(inputs_of(features, sample)))
     return DaviState(network, network, Adam.fresh(network), min(settings.first_moves, settings.max_moves), 0, 0,
                      0.0, 0, 0, ())
+
+
+def davi_start(features: FeatureSet, hidden: tuple[int, int], settings: DaviSettings,
+               rng: np.random.Generator) -> DaviState:
+    """A fresh DAVI training (fresh_start), warm-started where `settings.warm` asks for it."""
+    state = fresh_start(features, hidden, settings, rng)
+    if not settings.warm:
+        return state
+    network = warm_started(features, state.network, settings, rng)
+    return state._replace(network=network, target=network, longest=settings.max_moves)
+
+
+def warm_started(features: FeatureSet, network: Network, settings: DaviSettings, rng: np.random.Generator) -> Network:
+    """`network` after `settings.warm` Adam steps toward the maximum of the features' admissible
+    heuristics on walks of 0 to `max_moves` moves (module docstring); refused (one-line
+    InputError) where no feature is an admissible heuristic."""
+    if not any(h.admissible for h in features.heuristics):
+        raise InputError("a warm start fits the network to the admissible heuristics among the features, and "
+                         f"{features.spec!r} has none (add manhattan or a PDB file)")
+    adam = Adam.fresh(network)
+    for _ in range(settings.warm):
+        states = scrambled(features.puzzle, rng.integers(0, settings.max_moves + 1, settings.batch), rng)
+        targets = admissible_floor(features, states)
+        _, gradients = loss_and_gradients(network, inputs_of(features, states), targets)
+        network, adam = adam.step(network, gradients, settings.rate)
+    return network
 
 
 def value_targets(features: FeatureSet, target: Network, states: np.ndarray) -> np.ndarray:
@@ -76,7 +112,15 @@ def value_targets(features: FeatureSet, target: Network, states: np.ndarray) -> 
     values = np.maximum(forward(target, inputs_of(features, flat)), 0.0)
     values[np.all(flat == puzzle.goal, axis=1)] = 0.0
     costs = np.where(legal, 1.0 + values.reshape(legal.shape), np.inf).min(axis=1)
-    return np.where(np.all(states == puzzle.goal, axis=1), 0.0, costs)
+    floor = admissible_floor(features, states)
+    return np.where(np.all(states == puzzle.goal, axis=1), 0.0, costs if floor is None else np.maximum(costs, floor))
+
+
+def admissible_floor(features: FeatureSet, states: np.ndarray) -> np.ndarray | None:
+    """The maximum of the features' admissible heuristics at each state (float64), a lower
+    bound on its distance; None where no feature is one."""
+    admissible = [h for h in features.heuristics if h.admissible]
+    return np.max([h.evaluate_many(states) for h in admissible], axis=0).astype(np.float64) if admissible else None
 
 
 def davi_step(features: FeatureSet, settings: DaviSettings, state: DaviState, rng: np.random.Generator) -> DaviState:

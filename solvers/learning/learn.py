@@ -32,7 +32,7 @@ from solvers.heuristics.features import feature_set
 from solvers.heuristics.model_file import write_model
 from solvers.heuristics.network import Network
 from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step
-from solvers.learning.davi import DaviSettings, DaviState, davi_start, davi_step
+from solvers.learning.davi import DaviSettings, DaviState, davi_start, davi_step, fresh_start
 from solvers.learning.fit import Adam
 from solvers.puzzle import Puzzle
 
@@ -47,7 +47,7 @@ class Method(NamedTuple):
 
 
 METHODS = {"davi": Method(DaviSettings, davi_start, davi_step),
-           "bootstrap": Method(BootstrapSettings, davi_start, bootstrap_step)}
+           "bootstrap": Method(BootstrapSettings, fresh_start, bootstrap_step)}
 DEFAULT_HIDDEN = (64, 32)
 CHECKPOINT_SECONDS = 60.0
 
