@@ -74,6 +74,11 @@ class FeatureSet:
         return self.n_values + n * self.blank + (n - 1) * n * self.cells
 
     @property
+    def admissible(self) -> tuple[Heuristic, ...]:
+        """The heuristics among the features that never exceed the distance."""
+        return tuple(h for h in self.heuristics if h.admissible)
+
+    @property
     def provenance(self) -> tuple[tuple[str, str], ...]:
         """(file, checksum) of every table the features read."""
         return tuple(dict.fromkeys(p for h in self.heuristics for p in h.provenance))

@@ -59,7 +59,7 @@ class LearnedTerm(Term):
     network: object = None
 
     def admissible_inputs(self) -> tuple:
-        return tuple(h for h in self.features.heuristics if h.admissible)
+        return self.features.admissible
 
     def sum_refusal(self) -> str:
         return f"{self.name} cannot be added: a learned heuristic counts every tile's moves (take max(...) otherwise)"

@@ -92,7 +92,7 @@ def warm_started(features: FeatureSet, network: Network, settings: DaviSettings,
     """`network` after `settings.warm` Adam steps toward the maximum of the features' admissible
     heuristics on walks of 0 to `max_moves` moves (module docstring); refused (one-line
     InputError) where no feature is an admissible heuristic."""
-    if not any(h.admissible for h in features.heuristics):
+    if not features.admissible:
         raise InputError("a warm start fits the network to the admissible heuristics among the features, and "
                          f"{features.spec!r} has none (add manhattan or a PDB file)")
     adam = Adam.fresh(network)
@@ -119,8 +119,9 @@ def value_targets(features: FeatureSet, target: Network, states: np.ndarray) -> 
 def admissible_floor(features: FeatureSet, states: np.ndarray) -> np.ndarray | None:
     """The maximum of the features' admissible heuristics at each state (float64), a lower
     bound on its distance; None where no feature is one."""
-    admissible = [h for h in features.heuristics if h.admissible]
-    return np.max([h.evaluate_many(states) for h in admissible], axis=0).astype(np.float64) if admissible else None
+    if not features.admissible:
+        return None
+    return np.max([h.evaluate_many(states) for h in features.admissible], axis=0).astype(np.float64)
 
 
 def davi_step(features: FeatureSet, settings: DaviSettings, state: DaviState, rng: np.random.Generator) -> DaviState:
