@@ -14,10 +14,10 @@ from solvers.puzzle import Puzzle
 from solvers.search.best_first import (
     EXPLORE_SCALE, G_LIMIT, H_LIMIT, SEQ_BITS, SEQ_LIMIT, TIE_BREAKS, best_first,
 )
-from solvers.search.xorshift import RANDOM_SEED
+from solvers.search.xorshift import RANDOM_SEED, seeded
 from solvers.search.open_list import compact, heap_pop, heap_push
 from solvers.search.result import moves_to_text
-from tests.conftest import STANDARD_2X4, distances
+from tests.conftest import STANDARD_2X4, STANDARD_3X3, distances
 from tests.naive import manhattan
 
 MASK64 = (1 << 64) - 1
@@ -80,15 +80,16 @@ class NaiveTypes:
 
 
 def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights, reopen: bool, tie: str,
-                     prune_at: int | None = None, explore: float = 0.0, batch: int = 1):
+                     prune_at: int | None = None, explore: float = 0.0, batch: int = 1, seed: int = RANDOM_SEED):
     """(moves as direction codes or None, expanded, generated, stored): best first on
     a * g + b * h with the kernel's rules (best_first.py's docstring), written plainly; the
-    open list's `batch` best live entries are taken at once and expanded in turn."""
+    open list's `batch` best live entries are taken at once and expanded in turn; `seed` is
+    the random generator's first state."""
     a, b = weights
     neighbours = Puzzle(rows, cols, goal).neighbours
     states, g, hv, move, closed = [start], {start: 0}, {start: 0}, {start: -1}, set()
     number = {start: 0}
-    heap, pushes, rng = [(0, 0, 0)], 1, RANDOM_SEED
+    heap, pushes, rng = [(0, 0, 0)], 1, seed
     chance, types = round(explore * EXPLORE_SCALE), NaiveTypes()
     types.add(0, (0, 0))
 
@@ -169,18 +170,21 @@ def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights
     return None, expanded, generated, len(states)
 
 
-def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None, explore=0.0, batch=1):
+def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None, explore=0.0, batch=1,
+                run=0):
     return best_first(puzzle, np.array(state, dtype=np.uint8), heuristic, "twin", weights, reopen=reopen,
-                      tie_break=tie, prune_at=prune_at, node_limit=node_limit, bpmx=False, explore=explore, batch=batch)
+                      tie_break=tie, prune_at=prune_at, node_limit=node_limit, bpmx=False, explore=explore, batch=batch,
+                      run=run)
 
 
-def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=None, explore=0.0, batch=1):
+def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=None, explore=0.0, batch=1, run=0):
     heuristic = baseline(puzzle, "manhattan")
     for state in states:
         moves, expanded, generated, stored = naive_best_first(
             state, tuple(puzzle.goal.tolist()), rows, cols, lambda s: manhattan(s, tuple(puzzle.goal.tolist()), cols),
-            weights, reopen, tie, prune_at, explore, batch)
-        result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at, explore=explore, batch=batch)
+            weights, reopen, tie, prune_at, explore, batch, seed=int(seeded(run)))
+        result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at, explore=explore, batch=batch,
+                             run=run)
         assert (result.nodes_expanded, result.nodes_generated) == (expanded, generated), (state, tie)
         assert result.moves == (moves_to_text(np.array(moves, dtype=np.int8)) if moves is not None else None), state
 
@@ -191,6 +195,18 @@ def test_each_tie_break_follows_its_naive_twin_on_2x4_states(tie, weights, reope
     puzzle = Puzzle(2, 4, STANDARD_2X4)
     states = sorted(distances(2, 4, STANDARD_2X4))[::400]
     _twin_matches(puzzle, 2, 4, states, weights, reopen, tie)
+
+
+@pytest.mark.parametrize("run", [1, 7])
+def test_a_restarted_run_follows_its_twin_seeded_alike_and_chooses_otherwise(run):
+    """Run k of a restarted search is seeded by xorshift.seeded(k): the kernel follows the twin
+    seeded alike, and its random ties lead it elsewhere than run 0 on some 3x3 state."""
+    puzzle = Puzzle(3, 3)
+    states = sorted(distances(3, 3, STANDARD_3X3))[::9000]
+    _twin_matches(puzzle, 3, 3, states, (0, 1), False, "random", run=run)
+    heuristic = baseline(puzzle, "manhattan")
+    assert any(_kernel_run(puzzle, s, heuristic, (0, 1), False, "random", run=run).moves !=
+               _kernel_run(puzzle, s, heuristic, (0, 1), False, "random").moves for s in states)
 
 
 @pytest.mark.parametrize("tie", ["smaller-g", "random"])

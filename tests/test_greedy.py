@@ -1,11 +1,15 @@
 """Greedy best-first search against exact distances on every state of the 2x4 board: every
-solution is replayed and never shorter than the shortest, the lower bound is h of the start."""
+solution is replayed and never shorter than the shortest, the lower bound is h of the start;
+its randomized restarts against the runs they are made of."""
 
 import numpy as np
 
 from solvers.cli import solve_puzzle_main
 from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle
+from solvers.search.best_first import best_first
+from solvers.search.restarts import luby, restarting
+from solvers.search.result import GAVE_UP, SOLVED, SearchResult, node_limit_reason
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
 
@@ -37,3 +41,67 @@ def test_the_command_reports_the_bound(capsys):
     out = capsys.readouterr().out
     assert "algorithm  greedy" in out and "(not necessarily optimal)" in out
     assert "bound      the shortest solution has at least 21 moves" in out  # Manhattan distance of the start
+
+
+def test_luby_sequence_starts_as_published():
+    assert [luby(k) for k in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def _fake_runs(solved_at: int | None, asked: list):
+    """A run_once that gives up at its budget until run `solved_at`, recording (run, budget)."""
+    def run_once(run, budget, left):
+        asked.append((run, budget))
+        if run == solved_at:
+            return SearchResult(SOLVED, "greedy", "h", length=3, moves="RRD", nodes_expanded=5, nodes_generated=9,
+                                found=((3, 0.0),))
+        return SearchResult(GAVE_UP, "greedy", "h", nodes_expanded=budget, nodes_generated=2 * budget,
+                            reason=node_limit_reason(budget, "stored nodes"))
+    return run_once
+
+
+def test_restarts_grow_their_budgets_as_luby_and_count_every_run():
+    asked = []
+    result = restarting(_fake_runs(5, asked), 10, 1000, None)
+    assert asked == [(0, 10), (1, 10), (2, 20), (3, 10), (4, 10), (5, 20)]
+    assert result.status == SOLVED and result.moves == "RRD"
+    assert (result.nodes_expanded, result.nodes_generated) == (60 + 5, 120 + 9)
+    assert result.found == ((3, result.seconds),)
+
+
+def test_restarts_end_at_the_first_budget_that_reaches_the_node_limit():
+    asked = []
+    result = restarting(_fake_runs(None, asked), 10, 30, None)
+    assert asked == [(0, 10), (1, 10), (2, 20), (3, 10), (4, 10), (5, 20), (6, 30)]
+    assert result.status == GAVE_UP and result.reason == node_limit_reason(30, "stored nodes")
+
+
+def test_restarted_greedy_is_its_runs_one_after_another(monkeypatch, eight_puzzle_distances):
+    """With a tiny unit, greedy search is run k = 0, 1, ... of the kernel seeded by k under
+    budgets of unit * luby(k + 1) stored nodes, up to the first that solves: same solution, and
+    its counts are theirs added up."""
+    from solvers.search import greedy
+
+    monkeypatch.setattr(greedy, "RESTART_UNIT", 40)
+    puzzle = Puzzle(3, 3)
+    manhattan = baseline(puzzle, "manhattan")
+    far = [s for s, d in sorted(eight_puzzle_distances.items()) if d >= 26][::300]
+    restarted = 0
+    for state in far:
+        start = np.array(state, dtype=np.uint8)
+        result = solve(puzzle, start, "greedy", manhattan, tie_break="random")
+        expanded = generated = run = 0
+        while True:
+            one = best_first(puzzle, start, manhattan, "greedy", (0, 1), reopen=False, tie_break="random",
+                             node_limit=40 * luby(run + 1), run=run)
+            expanded, generated = expanded + one.nodes_expanded, generated + one.nodes_generated
+            if one.status == SOLVED:
+                break
+            run += 1
+        restarted += run > 0
+        assert result.moves == one.moves and (result.nodes_expanded, result.nodes_generated) == (expanded, generated)
+        assert result.length >= eight_puzzle_distances[state]
+    assert restarted > len(far) // 2  # the budgets were small enough to restart most searches
+    once = solve(puzzle, np.array(far[0], dtype=np.uint8), "greedy", manhattan, tie_break="random", restarts=False)
+    plain = best_first(puzzle, np.array(far[0], dtype=np.uint8), manhattan, "greedy", (0, 1), reopen=False,
+                       tie_break="random")
+    assert (once.moves, once.nodes_expanded) == (plain.moves, plain.nodes_expanded)

@@ -59,7 +59,7 @@ from solvers.search.open_list import compact, heap_pop, heap_push
 from solvers.search.registry import Option
 from solvers.search.type_buckets import BYTES_PER_NODE as TYPE_BYTES_PER_NODE, add_member, draw_member, new_types, \
     type_key
-from solvers.search.xorshift import RANDOM_BITS, RANDOM_SEED, random_bits
+from solvers.search.xorshift import RANDOM_BITS, random_bits, seeded
 from solvers.search.result import (
     SearchResult, checked_start, limit_reason, moves_to_text, none_shorter_reason, search_result, unsolvable_result,
     verified,
@@ -80,6 +80,7 @@ BYTES_PER_NODE = 4 + 4 + 1 + 1 + 2 * (8 + 8 + 4)
 
 TIE_BREAKS = ("larger-g", "smaller-g", "fifo", "lifo", "random")
 TIE_LARGER_G, TIE_SMALLER_G, TIE_FIFO, TIE_LIFO, TIE_RANDOM = range(len(TIE_BREAKS))
+RANDOM_TIES = ("smaller-g", "random")  # the rules that draw at random among equal keys (_tie_key)
 
 
 class Policy(NamedTuple):
@@ -92,16 +93,18 @@ class Policy(NamedTuple):
     prune_at: int
     explore: int
     batch: int
+    run: int
 
 
 def policy(weights: tuple[int, int], *, reopen: bool, tie_break: str, prune_at: int | None = None,
-           explore: float = 0.0, batch: int = 1) -> Policy:
+           explore: float = 0.0, batch: int = 1, run: int = 0) -> Policy:
     """The Policy for priority weights (a, b), reopening, a tie-breaking rule named in
-    TIE_BREAKS, an optional cost bound, the probability of a draw by type and the number of
-    nodes taken from the open list at once."""
+    TIE_BREAKS, an optional cost bound, the probability of a draw by type, the number of
+    nodes taken from the open list at once and the run number that seeds the random choices
+    (xorshift.seeded)."""
     return Policy(np.int64(weights[0]), np.int64(weights[1]), np.int64(reopen), np.int64(TIE_BREAKS.index(tie_break)),
                   np.int64(NO_PRUNING if prune_at is None else prune_at), np.int64(round(explore * EXPLORE_SCALE)),
-                  np.int64(batch))
+                  np.int64(batch), np.int64(run))
 
 
 @kernel
@@ -224,7 +227,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
     early (-1 if it did not, or none is open).
     """
     bits, per_word, words = layout
-    g_weight, h_weight, reopen, tie, prune_at, explore, batch = rules
+    g_weight, h_weight, reopen, tie, prune_at, explore, batch, run = rules
     capacity = INITIAL_CAPACITY
     codes = np.empty((capacity, words), dtype=np.uint64)
     g = np.empty(capacity, dtype=np.int32)
@@ -244,7 +247,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
     n_nodes = 1
     scratch = np.zeros((2, n_columns), dtype=np.int64)
     position = np.zeros(board.shape[0], dtype=np.int64)
-    random_state = np.uint64(RANDOM_SEED)
+    random_state = seeded(run)
     heap_push(first, second, entries, 0, 0, 0, 0)
     heap_size = 1
     pushes = 1
@@ -383,7 +386,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
 def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, weights: tuple[int, int], *,
                reopen: bool, tie_break: str, node_limit: int | None = None, time_limit: float | None = None,
                bpmx: bool | None = None, prune_at: int | None = None, explore: float = 0.0,
-               memory: float | None = None, batch: int = 1) -> SearchResult:
+               memory: float | None = None, batch: int = 1, run: int = 0) -> SearchResult:
     """The kernel's search from `start` on the priority a * g + b * h, (a, b) = `weights`
     (non-negative integers, b > 0), reported as `algorithm`, replayed and checked.
 
@@ -393,7 +396,8 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     bidirectional pathmax at each expansion (None: where the heuristic may be inconsistent);
     `reopen`, `tie_break` (AUTO: by the weights), `prune_at`, `explore` (the chance, below 1,
     of a draw by type) and `batch` (the nodes taken from the open list at once, then expanded
-    in turn; only without draws by type) are the Policy's. The solution is reported optimal
+    in turn; only without draws by type) and `run` (which seeds the random choices) are the
+    Policy's. The solution is reported optimal
     only for a == b with an admissible heuristic, no pruning and one node at a time; the lower
     bound is what the search proved (the open nodes' least g + h when it gave up with reopening,
     or as A* one node at a time; the length over the weight for a weighted solution found one
@@ -404,8 +408,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
         raise InputError(f"the chance of a draw by type must lie in 0..1 (1 excluded), not {explore:g}")
     if batch < 1 or (batch > 1 and explore > 0):
         raise ValueError(f"a batch of {batch} nodes with draws by type {explore:g}")
-    node_bytes = BYTES_PER_NODE + (TYPE_BYTES_PER_NODE if explore > 0 else 0)
-    max_nodes = node_capacity(puzzle, node_limit, node_bytes, algorithm, heuristic, memory)
+    max_nodes = stored_capacity(puzzle, heuristic, algorithm, node_limit, memory, explore)
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)
@@ -414,7 +417,7 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     applies_bpmx = uses_bpmx(heuristic, bpmx)
     kernel = prepare(puzzle, heuristic, bpmx)
     rules = policy(weights, reopen=reopen, tie_break=tie_rule(tie_break, weights[0] == 0), prune_at=prune_at,
-                   explore=explore, batch=batch)
+                   explore=explore, batch=batch, run=run)
     fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, stop, applies_bpmx,
              packing(puzzle), rules)
     initial_h = heuristic(board)
@@ -443,6 +446,14 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
                    open_bound if proves_open and prune_at is None else 0),
     )
     return verified(puzzle, start, result)
+
+
+def stored_capacity(puzzle: Puzzle, heuristic: Heuristic, algorithm: str, node_limit: int | None,
+                    memory: float | None, explore: float = 0.0) -> int:
+    """How many nodes the kernel may store for `algorithm` (node_store.node_capacity), with
+    type-based exploration's bytes per node where `explore` draws by type."""
+    node_bytes = BYTES_PER_NODE + (TYPE_BYTES_PER_NODE if explore > 0 else 0)
+    return node_capacity(puzzle, node_limit, node_bytes, algorithm, heuristic, memory)
 
 
 def prepare(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool | None):
