@@ -3,8 +3,10 @@ solution is replayed and never shorter than the shortest, the lower bound is h o
 its randomized restarts against the runs they are made of."""
 
 import numpy as np
+import pytest
 
 from solvers.cli import solve_puzzle_main
+from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import best_first
@@ -105,3 +107,13 @@ def test_restarted_greedy_is_its_runs_one_after_another(monkeypatch, eight_puzzl
     plain = best_first(puzzle, np.array(far[0], dtype=np.uint8), manhattan, "greedy", (0, 1), reopen=False,
                        tie_break="random")
     assert (once.moves, once.nodes_expanded) == (plain.moves, plain.nodes_expanded)
+
+
+def test_restarts_without_random_choices_are_refused_in_one_line(capsys):
+    puzzle = Puzzle(3, 3)
+    with pytest.raises(InputError, match="ties larger-g make none"):
+        solve(puzzle, np.array(puzzle.goal), "greedy", "manhattan", tie_break="larger-g", restarts=True)
+    assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "greedy", "--tie-break", "fifo",
+                              "--restarts", "on"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ties fifo make none" in err[0]

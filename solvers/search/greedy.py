@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import AUTO, EXPLORE, RANDOM_TIES, TIE_BREAK, best_first, greedy_settings, prepare, \
@@ -55,10 +56,13 @@ def greedy_best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *
 
 def restarts_apply(restarts: bool | None, tie_break: str, explore: float) -> bool:
     """Whether greedy search restarts: as asked, or by default (None) where its choices are
-    random (random ties, or draws by type)."""
-    if restarts is not None:
-        return restarts
-    return tie_rule(tie_break, True) in RANDOM_TIES or explore > 0
+    random (random ties, or draws by type). Restarts without random choices would repeat one
+    run under growing budgets, so asking for them is refused (one-line InputError)."""
+    random_choices = tie_rule(tie_break, True) in RANDOM_TIES or explore > 0
+    if restarts and not random_choices:
+        raise InputError(f"greedy search restarts with other random choices: ties {tie_break} make none "
+                         f"(ties {' or '.join(RANDOM_TIES)}, or --explore, do)")
+    return random_choices if restarts is None else restarts
 
 
 def _settings(heuristic: Heuristic, options: dict) -> dict:
