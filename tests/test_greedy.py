@@ -10,8 +10,9 @@ from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import best_first
+from solvers.search import restarts
 from solvers.search.restarts import luby, restarting
-from solvers.search.result import GAVE_UP, SOLVED, SearchResult, node_limit_reason
+from solvers.search.result import GAVE_UP, SOLVED, SearchResult, node_limit_reason, time_limit_reason
 from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
 
@@ -102,11 +103,39 @@ def test_restarted_greedy_is_its_runs_one_after_another(monkeypatch, eight_puzzl
         restarted += run > 0
         assert result.moves == one.moves and (result.nodes_expanded, result.nodes_generated) == (expanded, generated)
         assert result.length >= eight_puzzle_distances[state]
+        if run > 0:
+            last_restarted = start
     assert restarted > len(far) // 2  # the budgets were small enough to restart most searches
-    once = solve(puzzle, np.array(far[0], dtype=np.uint8), "greedy", manhattan, tie_break="random", restarts=False)
-    plain = best_first(puzzle, np.array(far[0], dtype=np.uint8), manhattan, "greedy", (0, 1), reopen=False,
-                       tie_break="random")
-    assert (once.moves, once.nodes_expanded) == (plain.moves, plain.nodes_expanded)
+    once = solve(puzzle, last_restarted, "greedy", manhattan, tie_break="random", restarts=False)
+    plain = best_first(puzzle, last_restarted, manhattan, "greedy", (0, 1), reopen=False, tie_break="random")
+    restarted_result = solve(puzzle, last_restarted, "greedy", manhattan, tie_break="random")
+    assert (once.moves, once.nodes_expanded) == (plain.moves, plain.nodes_expanded) != \
+        (restarted_result.moves, restarted_result.nodes_expanded)  # without restarts: run 0 alone, unbounded
+
+
+def test_restarts_share_one_time_limit_and_report_it(monkeypatch):
+    """Each run gets the time left; a run that ends past the limit ends the search with the
+    reason naming the limit given, not the time its last run had."""
+    clock = iter([0.0, 4.0, 11.0, 11.0])
+    monkeypatch.setattr(restarts.time, "perf_counter", lambda: next(clock))
+    asked, lefts = [], []
+
+    def run_once(run, budget, left):
+        lefts.append(left)
+        return _fake_runs(None, asked)(run, budget, left)
+
+    result = restarting(run_once, 10, 1000, 10.0)
+    assert lefts == [10.0, 6.0] and result.status == GAVE_UP
+    assert result.reason == time_limit_reason(10.0) and result.seconds == 11.0
+
+
+def test_restarted_greedy_reports_an_unsolvable_start_and_takes_a_memory_budget():
+    puzzle = Puzzle(3, 3)
+    unsolvable = np.array([2, 1, 3, 4, 5, 6, 7, 8, 0], dtype=np.uint8)
+    assert solve(puzzle, unsolvable, "greedy", "manhattan").status == "unsolvable"
+    start = np.array([8, 6, 7, 2, 5, 4, 3, 0, 1], dtype=np.uint8)
+    result = solve(puzzle, start, "greedy", "manhattan", memory=0.001)
+    assert result.status == SOLVED and result.length >= 31
 
 
 def test_restarts_without_random_choices_are_refused_in_one_line(capsys):

@@ -404,14 +404,32 @@ def best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorith
     node at a time: a batch may hold the goal behind nodes of much smaller priority, so a
     batched search bounds its length by nothing).
     """
+    start, max_nodes = checked_search(puzzle, start, heuristic, algorithm, node_limit, memory, explore, batch)
+    if not puzzle.is_solvable(start):
+        return unsolvable_result(algorithm, heuristic.name)
+    return stored_search(puzzle, start, heuristic, algorithm, weights, max_nodes, reopen=reopen, tie_break=tie_break,
+                         time_limit=time_limit, bpmx=bpmx, prune_at=prune_at, explore=explore, batch=batch, run=run)
+
+
+def checked_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, node_limit: int | None,
+                   memory: float | None, explore: float = 0.0, batch: int = 1) -> tuple[np.ndarray, int]:
+    """(the checked start, the nodes the kernel may store) of a best-first search, or a
+    one-line InputError for a chance of a draw by type out of range, a node limit that does not
+    fit or a start that is not a state of the board (result.checked_start)."""
     if not 0.0 <= explore < 1.0:
         raise InputError(f"the chance of a draw by type must lie in 0..1 (1 excluded), not {explore:g}")
     if batch < 1 or (batch > 1 and explore > 0):
         raise ValueError(f"a batch of {batch} nodes with draws by type {explore:g}")
     max_nodes = stored_capacity(puzzle, heuristic, algorithm, node_limit, memory, explore)
-    start = checked_start(puzzle, start, heuristic)
-    if not puzzle.is_solvable(start):
-        return unsolvable_result(algorithm, heuristic.name)
+    return checked_start(puzzle, start, heuristic), max_nodes
+
+
+def stored_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, weights: tuple[int, int],
+                  max_nodes: int, *, reopen: bool, tie_break: str, time_limit: float | None, bpmx: bool | None,
+                  prune_at: int | None = None, explore: float = 0.0, batch: int = 1, run: int = 0) -> SearchResult:
+    """best_first from a start that checked_search returned and that is solvable, storing at
+    most `max_nodes` nodes (a capacity already checked against the memory: restarts.py gives
+    each run a share of it)."""
     board = np.array(start, dtype=np.uint8)
     stop = np.zeros(1, dtype=np.uint8)
     applies_bpmx = uses_bpmx(heuristic, bpmx)

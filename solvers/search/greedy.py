@@ -6,9 +6,9 @@ priority ignores g. The kernel is the best-first one (best_first.py) with the pr
 ignores g, so a shorter path to a closed node would only re-expand its subtree), and an open
 node reached by a shorter path keeps the shorter one. Ties among equal h go by default toward
 the smaller g, at random among equal g (`tie_break`, best_first.py says why), and `explore` adds type-based exploration's
-draws (Xie, Müller & Holte 2014; type_buckets.py). Where ties are random the search restarts by
-default (`restarts`, restarts.py): on large boards its random ties decide most of its cost, and
-runs with other ties and budgets of stored nodes that grow as Luby's sequence answer where one
+draws (Xie, Müller & Holte 2014; type_buckets.py). Where ties or draws are random it restarts by
+default (`restarts`, restarts.py): on large boards its random choices decide most of its cost,
+and runs with other choices and budgets of stored nodes that grow as Luby's sequence answer where one
 run wanders (BENCHMARKS.md). The search is complete on every board it can hold; the result's
 lower bound is h of the start.
 """
@@ -20,11 +20,11 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.best_first import AUTO, EXPLORE, RANDOM_TIES, TIE_BREAK, best_first, greedy_settings, prepare, \
-    stored_capacity, tie_rule
+from solvers.search.best_first import AUTO, EXPLORE, RANDOM_TIES, TIE_BREAK, best_first, checked_search, \
+    greedy_settings, prepare, stored_search, tie_rule
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.restarts import restarting
-from solvers.search.result import SearchResult
+from solvers.search.result import SearchResult, unsolvable_result
 
 # The first run's budget of stored nodes (the unit of Luby's sequence). Of the first 20 uniformly
 # random 7x7 and 8x8 states, a run of greedy search that finds a solution mostly does so within
@@ -42,15 +42,18 @@ def greedy_best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *
     drawn by type instead of a best one) as best_first.py says; `restarts` (None: where ties or
     draws are random) runs again with other random choices as restarts.py says. Never marked
     optimal."""
-    def run_once(run: int, budget: int | None, left: float | None) -> SearchResult:
-        return best_first(puzzle, start, heuristic, "greedy", (0, 1), reopen=False, tie_break=tie_break,
-                          node_limit=budget, time_limit=left, bpmx=bpmx, explore=explore,
-                          memory=None if budget is not None else memory, run=run)
-
     if not restarts_apply(restarts, tie_break, explore):
-        return run_once(0, node_limit, time_limit)
-    max_nodes = stored_capacity(puzzle, heuristic, "greedy", node_limit, memory, explore)
+        return best_first(puzzle, start, heuristic, "greedy", (0, 1), reopen=False, tie_break=tie_break,
+                          node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, explore=explore, memory=memory)
+    start, max_nodes = checked_search(puzzle, start, heuristic, "greedy", node_limit, memory, explore)
+    if not puzzle.is_solvable(start):
+        return unsolvable_result("greedy", heuristic.name)
     prepare(puzzle, heuristic, bpmx)  # compiled before the clock starts, as every search is
+
+    def run_once(run: int, budget: int, left: float | None) -> SearchResult:
+        return stored_search(puzzle, start, heuristic, "greedy", (0, 1), budget, reopen=False, tie_break=tie_break,
+                             time_limit=left, bpmx=bpmx, explore=explore, run=run)
+
     return restarting(run_once, RESTART_UNIT, max_nodes, time_limit)
 
 
@@ -67,7 +70,7 @@ def restarts_apply(restarts: bool | None, tie_break: str, explore: float) -> boo
 
 def _settings(heuristic: Heuristic, options: dict) -> dict:
     """What a batch row records of greedy search: BPMX, its tie-breaking, its draws by type and
-    whether it restarted."""
+    whether restarts applied (on: it restarts where a run reaches its budget)."""
     return {**greedy_settings(heuristic, options), "explore": f"{options['explore']:g}",
             "restarts": "on" if restarts_apply(options["restarts"], options["tie_break"], options["explore"]) else "off"}
 

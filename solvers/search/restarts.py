@@ -19,7 +19,7 @@ import dataclasses
 import time
 from collections.abc import Callable
 
-from solvers.search.result import GAVE_UP, NODE_LIMIT_REASON, SearchResult, time_limit_reason
+from solvers.search.result import GAVE_UP, SearchResult, at_node_limit, time_limit_reason
 
 
 def luby(k: int) -> int:
@@ -36,25 +36,26 @@ def restarting(run_once: Callable[[int, int, float | None], SearchResult], unit:
                time_limit: float | None) -> SearchResult:
     """The result of the first of the runs `run_once(run, node_limit, time_limit)` (run = 0, 1,
     ...; each with that node limit and the time left) that does not give up at its own budget:
-    a solution, an exhausted space, the node limit `max_nodes` or the time limit. Its node
-    counts, seconds and `found` cover every run; a KeyboardInterrupt propagates."""
+    a solution, an exhausted space, the node limit `max_nodes` or the time limit. Its node and
+    BPMX counts, seconds and `found` cover every run (seconds from the first run's start, the
+    runs' set-up and replays included); a KeyboardInterrupt propagates."""
     began = time.perf_counter()
-    expanded = generated = 0
-    run = 0
+    expanded = generated = raises = cutoffs = 0
+    run, left = 0, time_limit
     while True:
         budget = min(unit * luby(run + 1), max_nodes)
-        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
         result = run_once(run, budget, left)
-        expanded += result.nodes_expanded
-        generated += result.nodes_generated
-        out_of_time = time_limit is not None and time.perf_counter() - began >= time_limit
-        at_budget = result.status == GAVE_UP and result.reason.startswith(NODE_LIMIT_REASON)
-        if not at_budget or budget >= max_nodes or out_of_time:
+        expanded, generated = expanded + result.nodes_expanded, generated + result.nodes_generated
+        raises, cutoffs = raises + result.bpmx_raises, cutoffs + result.bpmx_cutoffs
+        spent = time.perf_counter() - began
+        out_of_time = time_limit is not None and spent >= time_limit
+        if not at_node_limit(result) or budget >= max_nodes or out_of_time:
             break
-        run += 1
+        run, left = run + 1, None if time_limit is None else time_limit - spent
     seconds = time.perf_counter() - began
     return dataclasses.replace(
-        result, nodes_expanded=expanded, nodes_generated=generated, seconds=seconds,
+        result, nodes_expanded=expanded, nodes_generated=generated, bpmx_raises=raises, bpmx_cutoffs=cutoffs,
+        seconds=seconds,
         found=((result.length, seconds),) if result.found else (),
         reason=time_limit_reason(time_limit) if result.status == GAVE_UP and out_of_time else result.reason,
     )

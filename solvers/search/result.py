@@ -120,6 +120,11 @@ def none_shorter_reason(length: int) -> str:
     return f"{NONE_SHORTER_REASON} than {length} moves exists"
 
 
+def at_node_limit(result: SearchResult) -> bool:
+    """Whether `result` gave up at its node limit."""
+    return result.status == GAVE_UP and result.reason.startswith(NODE_LIMIT_REASON)
+
+
 def at_limit(result: SearchResult) -> bool:
     """Whether `result` gave up at its time or node limit."""
     return result.status == GAVE_UP and result.reason.startswith((TIME_LIMIT_REASON, NODE_LIMIT_REASON))
