@@ -15,7 +15,8 @@ the weights are) is written to a temporary folder; then, on one core:
   evaluation, each state evaluated from nothing);
 - in a search: beam search of width --beam-width on --first uniformly random states with the
   learned heuristic and with the maximum of its heuristic features alone (what the network
-  adds per node), in generated nodes per second: the search evaluates each child move by move
+  adds per node), each holding at most SEARCH_NODES nodes (random weights guide no beam to
+  the goal), in microseconds per generated node: the search evaluates each child move by move
   (learned.py).
 
 Prints microseconds per state (per generated node in the searches).
@@ -39,7 +40,10 @@ from solvers.heuristics.model_file import write_model
 from solvers.heuristics.network import initial_network
 from solvers.make_instances import random_instances
 from solvers.puzzle import Puzzle, parse_board
-from solvers.search.beam import beam_search
+from solvers.search.beam import beam_search, prepare
+
+
+SEARCH_NODES = 1_000_000  # nodes each timed beam search may hold: seconds of search, whatever h says
 
 
 def per_state(function, states: np.ndarray, repeats: int = 3) -> float:
@@ -53,11 +57,13 @@ def per_state(function, states: np.ndarray, repeats: int = 3) -> float:
 
 
 def search_rate(puzzle: Puzzle, heuristic, starts: list[np.ndarray], width: int) -> float:
-    """Microseconds per generated node of beam search of `width` from each of `starts`."""
-    beam_search(puzzle, starts[0], heuristic, beam_width=2)  # compiled before the clock starts
+    """Microseconds per generated node of beam search of `width` from each of `starts`, each
+    search holding at most SEARCH_NODES nodes: a model of random weights guides no beam to the
+    goal, so a search without a limit would wander until the memory is full."""
+    prepare(puzzle, heuristic)  # compiled before the clock starts
     generated = seconds = 0.0
     for start in starts:
-        result = beam_search(puzzle, start, heuristic, beam_width=width)
+        result = beam_search(puzzle, start, heuristic, beam_width=width, node_limit=SEARCH_NODES)
         generated += result.nodes_generated
         seconds += result.seconds
     return seconds / generated * 1e6
