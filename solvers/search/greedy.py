@@ -20,15 +20,15 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
-from solvers.search.best_first import AUTO, EXPLORE, RANDOM_TIES, TIE_BREAK, best_first, checked_search, \
-    greedy_settings, prepare, stored_search, tie_rule
+from solvers.search.best_first import AUTO, EXPLORE, RANDOM_TIES, TIE_BREAK, checked_search, greedy_settings, \
+    prepare, stored_search, tie_rule
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.restarts import restarting
 from solvers.search.result import SearchResult, unsolvable_result
 
 # The first run's budget of stored nodes (the unit of Luby's sequence). Of the first 20 uniformly
 # random 7x7 and 8x8 states, a run of greedy search that finds a solution mostly does so within
-# this many stored nodes, and a run costs well under a second (BENCHMARKS.md, "Large boards").
+# this many stored nodes (BENCHMARKS.md, "Large boards").
 RESTART_UNIT = 100_000
 
 
@@ -42,18 +42,18 @@ def greedy_best_first(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *
     drawn by type instead of a best one) as best_first.py says; `restarts` (None: where ties or
     draws are random) runs again with other random choices as restarts.py says. Never marked
     optimal."""
-    if not restarts_apply(restarts, tie_break, explore):
-        return best_first(puzzle, start, heuristic, "greedy", (0, 1), reopen=False, tie_break=tie_break,
-                          node_limit=node_limit, time_limit=time_limit, bpmx=bpmx, explore=explore, memory=memory)
+    restart = restarts_apply(restarts, tie_break, explore)
     start, max_nodes = checked_search(puzzle, start, heuristic, "greedy", node_limit, memory, explore)
     if not puzzle.is_solvable(start):
         return unsolvable_result("greedy", heuristic.name)
-    prepare(puzzle, heuristic, bpmx)  # compiled before the clock starts, as every search is
 
     def run_once(run: int, budget: int, left: float | None) -> SearchResult:
         return stored_search(puzzle, start, heuristic, "greedy", (0, 1), budget, reopen=False, tie_break=tie_break,
                              time_limit=left, bpmx=bpmx, explore=explore, run=run)
 
+    if not restart:
+        return run_once(0, max_nodes, time_limit)
+    prepare(puzzle, heuristic, bpmx)  # compiled before the clock starts, as every search is
     return restarting(run_once, RESTART_UNIT, max_nodes, time_limit)
 
 
@@ -78,7 +78,7 @@ def _settings(heuristic: Heuristic, options: dict) -> dict:
 RESTARTS = Option("restarts", "tristate", "greedy search's randomized restarts: runs with other random ties, each "
                   f"storing at most {RESTART_UNIT:,} nodes times Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...; the "
                   "node limit bounds each run, the time limit all), until one answers; auto (the default) restarts "
-                  "where ties or draws are random (smaller-g, random)", "restarts apply")
+                  f"where ties or draws are random ({', '.join(RANDOM_TIES)})", "restarts apply")
 
 register(Search(
     "greedy", "greedy best-first: the stored node of least h first; fast, no bound on the length", greedy_best_first,
