@@ -14,7 +14,7 @@ from solvers.puzzle import Puzzle
 from solvers.search.best_first import (
     EXPLORE_SCALE, G_LIMIT, H_LIMIT, SEQ_BITS, SEQ_LIMIT, TIE_BREAKS, best_first,
 )
-from solvers.search.xorshift import RANDOM_SEED, seeded
+from solvers.search.xorshift import RANDOM_SEED, RUN_MIX
 from solvers.search.open_list import compact, heap_pop, heap_push
 from solvers.search.result import moves_to_text
 from tests.conftest import STANDARD_2X4, STANDARD_3X3, distances
@@ -170,6 +170,11 @@ def naive_best_first(start: tuple, goal: tuple, rows: int, cols: int, h, weights
     return None, expanded, generated, len(states)
 
 
+def _naive_seed(run: int) -> int:
+    """xorshift.seeded written plainly: RANDOM_SEED mixed with the run number, never zero."""
+    return ((RANDOM_SEED ^ (run * RUN_MIX)) & MASK64) or RANDOM_SEED
+
+
 def _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at=None, node_limit=None, explore=0.0, batch=1,
                 run=0):
     return best_first(puzzle, np.array(state, dtype=np.uint8), heuristic, "twin", weights, reopen=reopen,
@@ -182,7 +187,7 @@ def _twin_matches(puzzle, rows, cols, states, weights, reopen, tie, prune_at=Non
     for state in states:
         moves, expanded, generated, stored = naive_best_first(
             state, tuple(puzzle.goal.tolist()), rows, cols, lambda s: manhattan(s, tuple(puzzle.goal.tolist()), cols),
-            weights, reopen, tie, prune_at, explore, batch, seed=int(seeded(run)))
+            weights, reopen, tie, prune_at, explore, batch, seed=_naive_seed(run))
         result = _kernel_run(puzzle, state, heuristic, weights, reopen, tie, prune_at, explore=explore, batch=batch,
                              run=run)
         assert (result.nodes_expanded, result.nodes_generated) == (expanded, generated), (state, tie)
