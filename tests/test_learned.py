@@ -21,7 +21,7 @@ from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step, guide,
 from solvers.learning.davi import DaviSettings, davi_start, fresh_start
 from solvers.learning.fit import loss_and_gradients
 from solvers.learning.learn import checkpoint_path, learn_heuristic
-from solvers.learning.walks import children, scrambled
+from solvers.learning.walks import UNDO, children, scrambled, walked
 from solvers.instances import Instance
 from solvers.make_instances import random_instances
 from solvers.puzzle import Puzzle
@@ -303,6 +303,22 @@ def test_walks_of_length_zero_stay_at_the_goal_and_never_undo_their_last_move():
     exact = distances(2, 3, tuple(int(t) for t in puzzle.goal))
     two = scrambled(puzzle, np.full(300, 2), rng)  # a walk that never undoes a move is two moves away
     assert {exact[tuple(map(int, s))] for s in two} == {2}
+
+
+@pytest.mark.parametrize("board", [(2, 3), (3, 3), (4, 5)])
+def test_the_walk_kernel_follows_a_naive_walk_reading_the_same_random_numbers(board):
+    rows, cols = board
+    puzzle = Puzzle(rows, cols)
+    rng = np.random.default_rng(rows * cols)
+    lengths, draws = rng.integers(0, 60, 40), rng.random((40, 60))
+    walks = walked(puzzle.goal.astype(np.uint8), puzzle.blank_goal_cell, puzzle.neighbours.astype(np.int64),
+                   lengths, draws, UNDO)
+    for walk, length, row in zip(walks, lengths, draws):
+        state, previous = tuple(int(t) for t in puzzle.goal), None
+        for draw in row[:length]:  # the children in U, D, L, R order but the one the last move came from
+            options = [child for child in naive.blank_moves(state, rows, cols) if child != previous]
+            state, previous = options[int(draw * len(options))], state
+        assert tuple(map(int, walk)) == state
 
 
 def test_gradients_match_finite_differences():

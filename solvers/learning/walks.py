@@ -2,40 +2,53 @@
 
 A walk starts at the goal and makes a number of random moves, never undoing the move before
 (it would waste a step); walks of k moves are at most k moves from the goal. All walks of a
-batch run together on arrays, one move of every walk at a time.
+batch are made by one kernel from random numbers drawn beforehand, so that a seed gives the
+same walks.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from solvers.jit import kernel
 from solvers.puzzle import NO_CELL, Puzzle, inverse_move
 
 
 def scrambled(puzzle: Puzzle, lengths: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One state per entry of `lengths`: the goal scrambled by that many random moves (uint8
-    array of shape (len(lengths), cells))."""
+    array of shape (len(lengths), cells)). Each move is drawn uniformly among the blank's moves
+    but the one that undoes the last (every cell has at least two neighbours)."""
     lengths = np.asarray(lengths, dtype=np.int64)
-    count = lengths.shape[0]
-    states = np.tile(puzzle.goal, (count, 1))
-    blank = np.full(count, puzzle.blank_goal_cell, dtype=np.int64)
-    last = np.full(count, -1, dtype=np.int64)
-    undo = np.array([inverse_move(m) for m in range(4)], dtype=np.int64)
-    neighbours = puzzle.neighbours.astype(np.int64)
-    rows = np.arange(count)
-    for step in range(int(lengths.max(initial=0))):
-        targets = neighbours[blank]  # (count, 4)
-        allowed = targets != NO_CELL
-        has_last = last >= 0
-        allowed[rows[has_last], undo[last[has_last]]] = False
-        choice = np.argmax(np.where(allowed, rng.random((count, 4)), -1.0), axis=1)
-        moving = lengths > step
-        target = targets[rows, choice]
-        active = rows[moving]
-        states[active, blank[moving]] = states[active, target[moving]]
-        states[active, target[moving]] = 0
-        blank[moving] = target[moving]
-        last[moving] = choice[moving]
+    draws = rng.random((lengths.shape[0], int(lengths.max(initial=0))))
+    return walked(puzzle.goal.astype(np.uint8), puzzle.blank_goal_cell, puzzle.neighbours.astype(np.int64),
+                  lengths, draws, UNDO)
+
+
+UNDO = np.array([inverse_move(m) for m in range(4)], dtype=np.int64)
+
+
+@kernel
+def walked(goal, blank_goal_cell, neighbours, lengths, draws, undo):
+    """The walks of scrambled: walk w makes lengths[w] moves from `goal`, its k-th move the
+    floor(draws[w, k] * n)-th, in the order U, D, L, R, of the n moves of the blank other than
+    undo[its last move]."""
+    count, n_cells = lengths.shape[0], goal.shape[0]
+    states = np.empty((count, n_cells), dtype=np.uint8)
+    options = np.empty(4, dtype=np.int64)
+    for w in range(count):
+        states[w, :] = goal
+        blank, last = blank_goal_cell, -1
+        for step in range(lengths[w]):
+            n = 0
+            for move in range(4):
+                if neighbours[blank, move] != NO_CELL and (last < 0 or move != undo[last]):
+                    options[n] = move
+                    n += 1
+            move = options[int(draws[w, step] * n)]
+            target = neighbours[blank, move]
+            states[w, blank] = states[w, target]
+            states[w, target] = 0
+            blank, last = target, move
     return states
 
 
