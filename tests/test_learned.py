@@ -10,12 +10,13 @@ import pytest
 
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom
+from solvers.data_files import data_folder
 from solvers.errors import InputError
 from solvers.experiments import compare
 from solvers.heuristics import from_spec
 from solvers.heuristics.features import feature_set, inputs_of
 from solvers.heuristics.learned import batch_h
-from solvers.heuristics.model_file import ModelError, read_model, write_model
+from solvers.heuristics.model_file import ModelError, read_model, shipped_models, write_model
 from solvers.heuristics.network import Network, forward
 from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step, guide, solved_examples
 from solvers.learning.davi import DaviSettings, davi_start, fresh_start
@@ -257,14 +258,15 @@ def test_models_for_another_board_or_goal_and_damaged_files_are_refused(tmp_path
             from_spec(puzzle, f"learned:{altered(name, change)}")
 
 
-def test_a_model_whose_pdb_file_is_missing_or_differs_is_refused_with_the_command_that_builds_it(tmp_path):
+@pytest.mark.parametrize("item", ["pdb", "patterns"])
+def test_a_model_whose_pdb_file_is_missing_or_differs_is_refused_with_the_command_that_builds_it(item, tmp_path):
     puzzle = Puzzle(2, 4)
     folder = tmp_path / "pdbs"
     folder.mkdir()
     pdb, _ = build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2,3", "4,5,6,7"])), folder / "34.h5")
     rng = np.random.default_rng(4)
-    path, _ = model_file(tmp_path, puzzle, f"pdb:{pdb}, blank", lambda n: manhattan_like_network(n, rng, 0.5))
-    assert read_model(path).features == "pdb:pdbs/34.h5, blank"  # relative to the model's folder
+    path, _ = model_file(tmp_path, puzzle, f"{item}:{pdb}, blank", lambda n: manhattan_like_network(n, rng, 0.5))
+    assert read_model(path).features == f"{item}:pdbs/34.h5, blank"  # relative to the model's folder
     moved = tmp_path / "moved"
     moved.mkdir()
     (moved / "pdbs").mkdir()
@@ -279,6 +281,25 @@ def test_a_model_whose_pdb_file_is_missing_or_differs_is_refused_with_the_comman
     build_pdb_file(plan_build(puzzle, custom(puzzle, ["1,2,3", "4,5,6,7"]), zero_aware=True), pdb)
     with pytest.raises(ModelError, match="is not the one the model was trained on"):
         from_spec(puzzle, f"learned:{path}")
+
+
+def test_shipped_models_are_found_by_name_and_name_the_pdb_files_they_read_and_their_training(tmp_path):
+    names = shipped_models()
+    assert "6x6-blank-first-5-5-5-5-5-5-5-davi" in names
+    for name in names:
+        stored = read_model(name)
+        board = stored.puzzle.board
+        assert stored.path == data_folder() / "models" / f"{name}.h5" and name.startswith(f"{board}-blank-first-")
+        assert stored.training["method"] == "davi" and stored.training["seconds"] > 0
+        for entry in stored.pdb_files:  # where build-pdb writes by default from a checkout's root
+            assert entry["path"].startswith("../pdbs/") and entry["build"].startswith(f"build-pdb --board {board}")
+        elsewhere = tmp_path / name / "models"  # a copy beside no PDB files: refused with the command
+        elsewhere.mkdir(parents=True)
+        (elsewhere / "m.h5").write_bytes(stored.path.read_bytes())
+        with pytest.raises(ModelError, match=f"which is missing; build it with: build-pdb --board {board}"):
+            from_spec(stored.puzzle, f"learned:{elsewhere / 'm.h5'}")
+    with pytest.raises(ModelError, match="no such model file .the shipped models: .*6x6-blank-first"):
+        read_model("no-such-model")
 
 
 def test_walks_and_children_are_legal_moves_of_the_naive_model(two_by_four_distances):

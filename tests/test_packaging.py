@@ -60,8 +60,9 @@ def wheel(tmp_path_factory) -> Path:
 def test_the_wheel_holds_every_module_and_data_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     modules = [p.relative_to(ROOT).as_posix() for folder in ("solvers", "pdb_build") for p in (ROOT / folder).rglob("*.py")]
-    data = [p.relative_to(ROOT / "data").as_posix() for p in [*ROOT.glob("data/*.txt"), *ROOT.glob("data/partitions/*.txt")]]
-    assert "partitions/4x4-7-8.txt" in data and "korf100.txt" in data
+    data = [p.relative_to(ROOT / "data").as_posix()
+            for p in [*ROOT.glob("data/*.txt"), *ROOT.glob("data/partitions/*.txt"), *ROOT.glob("data/models/*.h5")]]
+    assert "partitions/4x4-7-8.txt" in data and "korf100.txt" in data and any(n.startswith("models/") for n in data)
     assert sorted(set(modules) - names) == []
     assert sorted({f"tilepdb_data/{name}" for name in data} - names) == []
 

@@ -17,6 +17,11 @@ version, a damaged file (an array missing or of the wrong shape, weights that fa
 checksum), a model for another board or goal, and a PDB file of its features that is missing
 or differs from the one the model was trained on, naming the file and the command that
 builds it. Nothing is read half: the whole file is checked before a term is made.
+
+Models shipped with tilepdb are in the data folder's models/ (data/models/ in a checkout) and
+are named by their file's stem: `learned:6x6-blank-first-5-5-5-5-5-5-5-davi`. Their PDB files
+are named relative to that folder (../pdbs/, where build-pdb writes by default from a
+checkout's root).
 """
 
 from __future__ import annotations
@@ -32,8 +37,9 @@ import numpy as np
 
 from pdb_build.store import build_command, check_target, package_version, raised_by_h5py
 from solvers.atomic import atomic_target
+from solvers.data_files import data_folder
 from solvers.errors import InputError
-from solvers.heuristics.features import FeatureSet, feature_set
+from solvers.heuristics.features import PATTERNS_PREFIX, FeatureSet, feature_set
 from solvers.heuristics.network import Network
 from solvers.heuristics.pdb_files import loaded
 from solvers.heuristics.pdb_terms import PREFIX as PDB_PREFIX
@@ -41,6 +47,7 @@ from solvers.puzzle import Puzzle, PuzzleError
 
 FORMAT = "tilepdb-learned-heuristic"
 FORMAT_VERSION = 1
+MODELS = "models"  # the shipped models' folder in the data folder
 
 
 class ModelError(InputError):
@@ -73,7 +80,7 @@ class StoredModel:
             if not where.is_file():
                 raise ModelError(f"{self.path}: reads PDB file {where}, which is missing; build it with: "
                                  f"{_command(entry, where)}")
-            spec = spec.replace(PDB_PREFIX + entry["path"], PDB_PREFIX + str(where))
+            spec = _renamed(spec, entry["path"], str(where))
         features = feature_set(self.puzzle, spec)
         found = {str(Path(file).resolve()): checksum for file, checksum in features.provenance}
         for entry in self.pdb_files:
@@ -93,6 +100,13 @@ class StoredModel:
         spec = PREFIX + str(self.path)
         return learned_term(self.puzzle, self.feature_set(), self.network, PREFIX + self.path.name, spec,
                             provenance=((str(self.path), self.checksum),))
+
+
+def _renamed(spec: str, file: str, name: str) -> str:
+    """`spec` with the PDB file `file` of its items (pdb:FILE, patterns:FILE) named `name`."""
+    for prefix in (PDB_PREFIX, PATTERNS_PREFIX):
+        spec = spec.replace(prefix + file, prefix + name)
+    return spec
 
 
 def _command(entry: dict, where: Path) -> str:
@@ -119,7 +133,7 @@ def write_model(path: str | Path, features: FeatureSet, network: Network, traini
     spec, entries = features.spec, []
     for file, checksum in features.provenance:
         relative = os.path.relpath(Path(file).absolute(), folder)
-        spec = spec.replace(PDB_PREFIX + file, PDB_PREFIX + relative)
+        spec = _renamed(spec, file, relative)
         database = loaded(file, features.puzzle)
         entries.append({"path": relative, "checksum": checksum, "build": build_command(database, "{out}")})
     puzzle = features.puzzle
@@ -139,11 +153,25 @@ def write_model(path: str | Path, features: FeatureSet, network: Network, traini
     return path
 
 
+def shipped_models() -> list[str]:
+    """Names of the models shipped with tilepdb: the model files in the data folder's models/."""
+    return sorted(path.stem for path in (data_folder() / MODELS).glob("*.h5"))
+
+
+def model_path(source: str | Path) -> Path:
+    """The file `source` names: itself if it exists, else the shipped model of that name."""
+    path = Path(source)
+    if not path.exists() and str(source) in shipped_models():
+        return data_folder() / MODELS / f"{source}.h5"
+    return path
+
+
 def read_model(path: str | Path, puzzle: Puzzle | None = None) -> StoredModel:
-    """The checked contents of the model file at `path`, for `puzzle` if given (module docstring)."""
-    path = Path(path).absolute()
+    """The checked contents of the model file at `path` (or the shipped model of that name),
+    for `puzzle` if given (module docstring)."""
+    path = model_path(path).absolute()
     if not path.is_file():
-        raise ModelError(f"{path}: no such model file")
+        raise ModelError(f"{path}: no such model file (the shipped models: {', '.join(shipped_models()) or 'none'})")
     try:
         with h5py.File(path, "r") as handle:
             stored = _read(path, handle)

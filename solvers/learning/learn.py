@@ -114,7 +114,7 @@ def _save(out: Path, features, state: DaviState, meta: dict, seconds: float, rng
     training = {**meta, "budget_seconds": budget_seconds, "budget_iterations": budget_iterations,
                 "seconds": round(seconds, 3), "iterations": state.iterations, "states": state.states,
                 "target_refreshes": state.refreshes, "longest_walk": state.longest}
-    del training["board"], training["goal"]
+    del training["board"], training["goal"], training["features"]  # the model file's own attributes
     write_model(out, features, state.network, training, np.array(state.curve, dtype=np.float64).reshape(-1, 2),
                 force=True)
 
