@@ -53,7 +53,8 @@ def learn_heuristic_parser() -> OneLineParser:
                         "from the goal)")
     parser.add_argument("--threshold", type=positive(float, "a number", 1e9),
                         help=f"davi: refresh the target network when the mean loss since the last check is "
-                             f"below this (default {DAVI.threshold:g}; a warm start from PDBs needs more)")
+                             f"below this (default {DAVI.threshold:g}; a warm start from PDBs needs more; 1e9 refreshes at "
+                             "every check)")
     parser.add_argument("--rate", type=positive(float, "a number", 1.0), default=DAVI.rate,
                         help=f"Adam's learning rate (default {DAVI.rate:g})")
     parser.add_argument("--instances", type=positive_int, help=f"bootstrap: instances solved per round (default "
