@@ -13,6 +13,8 @@ import numpy as np
 from solvers.jit import kernel
 from solvers.puzzle import NO_CELL, Puzzle, inverse_move
 
+UNDO = np.array([inverse_move(m) for m in range(4)], dtype=np.int64)
+
 
 def scrambled(puzzle: Puzzle, lengths: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One state per entry of `lengths`: the goal scrambled by that many random moves (uint8
@@ -22,9 +24,6 @@ def scrambled(puzzle: Puzzle, lengths: np.ndarray, rng: np.random.Generator) -> 
     draws = rng.random((lengths.shape[0], int(lengths.max(initial=0))))
     return walked(puzzle.goal.astype(np.uint8), puzzle.blank_goal_cell, puzzle.neighbours.astype(np.int64),
                   lengths, draws, UNDO)
-
-
-UNDO = np.array([inverse_move(m) for m in range(4)], dtype=np.int64)
 
 
 @kernel
