@@ -12,13 +12,15 @@ network of random weights over --features (a part's speed does not depend on the
 - children: every state's children (walks.children);
 - features: the inputs of the states and of their children (features.inputs_of);
 - admissible floor: the maximum of the admissible features (davi.admissible_floor);
-- network (numpy): the target network over the children, the loss's gradient and Adam's step,
-  in float64, as training runs them (network.forward, fit.py).
+- network (numpy): the target network over the children, the targets from its values, the
+  loss's gradient and Adam's step, in float64, as training runs them (network.forward,
+  davi.targets_from_values, fit.py).
 
 Where JAX is installed (`pip install jax`), the network's part is timed again as one jitted
-function on the same arrays (float32, JAX's default on CPU): the most that training with JAX
-could save, since the rest is the toolkit's own kernels either way. Prints milliseconds per
-iteration and each part's share.
+function on the same arrays (float32, JAX's default on CPU; the goal's special case of the
+targets and Adam's bias correction left out): the most that training with JAX could save,
+since the rest is the toolkit's own kernels either way. Prints milliseconds per iteration and
+each part's share.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import numpy as np
 from solvers.cli_support import run_guarded
 from solvers.heuristics.features import feature_set, inputs_of
 from solvers.heuristics.network import forward
-from solvers.learning.davi import DaviSettings, admissible_floor, fresh_start
+from solvers.learning.davi import DaviSettings, admissible_floor, fresh_start, targets_from_values
 from solvers.learning.fit import loss_and_gradients
 from solvers.learning.walks import children, scrambled
 from solvers.puzzle import Puzzle, parse_board
@@ -55,14 +57,13 @@ def timed_iteration(features, state, settings: DaviSettings, rng: np.random.Gene
     states = scrambled(puzzle, rng.integers(0, settings.max_moves + 1, settings.batch), rng)
     lap("walks")
     kids, legal = children(puzzle, states)
+    flat = kids.reshape(-1, puzzle.n_cells)
     lap("children")
-    child_inputs, inputs = inputs_of(features, kids.reshape(-1, puzzle.n_cells)), inputs_of(features, states)
+    child_inputs, inputs = inputs_of(features, flat), inputs_of(features, states)
     lap("features")
     floor = admissible_floor(features, states)
     lap("admissible floor")
-    values = forward(state.target, child_inputs).reshape(legal.shape)
-    targets = np.where(legal, 1.0 + np.maximum(values, 0.0), np.inf).min(axis=1)
-    targets = targets if floor is None else np.maximum(targets, floor)
+    targets = targets_from_values(puzzle, states, flat, legal, forward(state.target, child_inputs), floor)
     _, gradients = loss_and_gradients(state.network, inputs, targets)
     state.adam.step(state.network, gradients, settings.rate)
     lap("network (numpy)")
@@ -99,9 +100,10 @@ def jax_network_seconds(network, arrays: list[tuple], rate: float) -> float | No
     zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
     as32 = [tuple(jnp.asarray(a, dtype=jnp.float32) for a in triple) for triple in arrays]
     jax.block_until_ready(step(params, zeros, zeros, *as32[0]))  # compiled before the clock
+    first = second = zeros
     began = time.perf_counter()
     for triple in as32:
-        params, first, second = step(params, zeros, zeros, *triple)
+        params, first, second = step(params, first, second, *triple)
     jax.block_until_ready(params)
     return time.perf_counter() - began
 

@@ -106,13 +106,21 @@ def warm_started(features: FeatureSet, network: Network, settings: DaviSettings,
 
 def value_targets(features: FeatureSet, target: Network, states: np.ndarray) -> np.ndarray:
     """Each state's DAVI target (module docstring) by the network `target`."""
-    puzzle = features.puzzle
-    kids, legal = children(puzzle, states)
-    flat = kids.reshape(-1, puzzle.n_cells)
-    values = np.maximum(forward(target, inputs_of(features, flat)), 0.0)
-    values[np.all(flat == puzzle.goal, axis=1)] = 0.0
+    kids, legal = children(features.puzzle, states)
+    flat = kids.reshape(-1, features.puzzle.n_cells)
+    values = forward(target, inputs_of(features, flat))
+    return targets_from_values(features.puzzle, states, flat, legal, values, admissible_floor(features, states))
+
+
+def targets_from_values(puzzle, states: np.ndarray, flat_children: np.ndarray, legal: np.ndarray,
+                        values: np.ndarray, floor: np.ndarray | None) -> np.ndarray:
+    """Each state's DAVI target from the target network's `values` of its children
+    (`flat_children`, walks.children's reshaped to one row a child, `legal` marking the real
+    ones) and the admissible `floor` (or None): 0 at the goal, elsewhere the least
+    1 + max(value, 0) over its children (0 for a child at the goal), raised to the floor."""
+    values = np.maximum(values, 0.0)
+    values[np.all(flat_children == puzzle.goal, axis=1)] = 0.0
     costs = np.where(legal, 1.0 + values.reshape(legal.shape), np.inf).min(axis=1)
-    floor = admissible_floor(features, states)
     return np.where(np.all(states == puzzle.goal, axis=1), 0.0, costs if floor is None else np.maximum(costs, floor))
 
 
