@@ -55,7 +55,7 @@ from solvers.search.registry import search_named
 COMPILE_SECONDS = {
     # a search's own kernels (move pruning's machine, the search, its goal test), by family
     # (each search's registration says its family); an uninformed search compiles no heuristic
-    "search": {"depth-first": 2, "best-first": 4, "uninformed": 9},
+    "search": {"depth-first": 2, "best-first": 4, "bidirectional": 6, "uninformed": 9},
     # what each class of term adds to a search: its kernels inlined into the search's, and its
     # evaluation alone (about EVALUATION_SHARE of it)
     "term": {"tile-cost": 4, "gaschnig": 5, "walking-distance": 6, "linear-conflict": 20, "pdb": 17,

@@ -133,6 +133,11 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     how = f" (move pruning {searched['prune']}{', last iteration completed' if searched['full_last_iteration'] else ''})" \
         if "prune" in searched else ""
     lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{how}")
+    if result.frontiers is not None:
+        met = result.frontiers
+        lines.append(f"frontiers  forward {met.forward_expanded:,} expanded ({met.forward_necessary:,} necessary), "
+                     f"backward {met.backward_expanded:,} ({met.backward_necessary:,}); met after move "
+                     f"{met.meeting_depth} at {' '.join(met.meeting.split())}")
     if result.bpmx:
         cutoffs = f", {count(result.bpmx_cutoffs, 'parent')} cut off" if result.iterations else ""  # bounded passes
         lines.append(f"bpmx       {count(result.bpmx_raises, 'parent')} raised{cutoffs}")

@@ -186,7 +186,7 @@ def _open_bound(nodes, size, live, g, h):
 
 
 @kernel
-def _path(codes, move, node, index, neighbours, layout, board, position):
+def stored_path(codes, move, node, index, neighbours, layout, board, position):
     """The moves from the root to `node`, found by undoing each node's move from its state and
     looking the parent's state up in `index`."""
     bits, per_word, words = layout
@@ -285,7 +285,7 @@ def _best_first(start, max_nodes, neighbours, goal, leaves, n_columns, stop, bpm
             break
         blank = unpack(codes, node, bits, per_word, board)
         if is_goal(board, goal):
-            return FOUND, _path(codes, move, node, index, neighbours, layout, board, position), expanded, \
+            return FOUND, stored_path(codes, move, node, index, neighbours, layout, board, position), expanded, \
                 generated, n_nodes, raises, -1
         if (expanded + 1) % STOP_CHECK_INTERVAL == 0 and stop[0]:
             held = node  # still open: it counts in the bound

@@ -26,6 +26,7 @@ from solvers.search.move_pruning import DEFAULT_PRUNE, PRUNE_MODES
 SEARCH_MODULES = (
     "solvers.search.ida",
     "solvers.search.astar",
+    "solvers.search.reverse_astar",
     "solvers.search.wastar",
     "solvers.search.bwas",
     "solvers.search.greedy",
@@ -33,6 +34,10 @@ SEARCH_MODULES = (
     "solvers.search.wida",
     "solvers.search.beam",
     "solvers.search.bulb",
+    "solvers.search.mm",
+    "solvers.search.dibbs",
+    "solvers.search.nbs",
+    "solvers.search.gbfhs",
     "solvers.search.staged",
     "solvers.search.uninformed",
 )

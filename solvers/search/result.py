@@ -21,6 +21,22 @@ class Iteration:
 
 
 @dataclass(frozen=True)
+class Frontiers:
+    """What a bidirectional search did in each direction: nodes expanded forward (from the
+    start) and backward (from the goal); of those, the *necessary* ones, whose g + h (h toward
+    the other end) is below the length found, which every search proving that length with this
+    heuristic expands (Eckerle, Chen, Sturtevant, Zilles & Holte 2017); the state where the
+    shortest path found joins the two searches, and its distance from the start."""
+
+    forward_expanded: int
+    backward_expanded: int
+    forward_necessary: int
+    backward_necessary: int
+    meeting: str
+    meeting_depth: int
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """What a search found and what it cost.
 
@@ -54,6 +70,8 @@ class SearchResult:
       bpmx_raises      how often a child's h raised its parent's (0 without BPMX)
       bpmx_cutoffs     how often that raised the parent's f above IDA*'s bound, which left the
                        parent at once (A* has no bound: 0)
+      frontiers        a bidirectional search's counts in each direction and where its
+                       searches met (Frontiers); None for the others
     """
 
     status: str
@@ -75,6 +93,7 @@ class SearchResult:
     bound_from: str = ""
     found: tuple[tuple[int, float], ...] = field(default=())
     interrupted: bool = False
+    frontiers: Frontiers | None = None
 
     @property
     def solvable(self) -> bool:

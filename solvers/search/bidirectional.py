@@ -1,0 +1,422 @@
+"""bidirectional.py -- the one kernel behind the front-to-end bidirectional searches: two stores, open nodes in buckets by (g, key), a rule that chooses.
+
+A forward search from the start and a backward search from the goal each store the states they
+reach (node_store.py: packed states in a hash index) with g (moves from their own end), h (the
+heuristic toward the other end: toward the goal forward, toward the start backward) and a
+*key* that the rule computes from g, h and, where the rule asks for it, the heuristic toward
+the search's own end. A child generated in one direction is looked up in the other's store;
+a hit is a path, and the shortest so far is the incumbent U. The open nodes of a direction
+sit in buckets by (g, key), each bucket a doubly linked list (last in, first out); the
+kernel keeps, for each g, the least key of a non-empty bucket (`least_key`), which is all
+that the rules read besides the buckets' sizes.
+
+A *rule* (one per search: mm.py, nbs.py, gbfhs.py, dibbs.py) is a NamedTuple class registered
+with `register_rule(rule_class, key, choose)`:
+
+    key(rule, g, h, h_own) -> int
+        the bucket key of a node with moves `g` from its end, heuristic `h` toward the other
+        end and `h_own` toward its own end (0 unless the rule was registered as reading it).
+    choose(rule, least_key, sizes, rows, open_count, upper, memo) -> (action, lower_bound, forward_row, backward_row)
+        what to do next: STOP (U is proven shortest: `lower_bound` >= U), EXHAUSTED (no path
+        is left to find), or expand one node FORWARD, BACKWARD or in BOTH directions, each
+        from the bucket of least key in its row g = `*_row`. least_key[d, g] is NO_KEY for an
+        empty row; sizes[d, g, key] counts each bucket's nodes; rows[d] bounds the rows that
+        may be non-empty; open_count[d] is the number of open nodes; `upper` is U (NO_KEY before any path); `memo` is the rule's own
+        int64 array (zeros at the start), kept from call to call.
+
+The rule's class dispatches at compile time (numba `overload`), so a rule costs nothing at run
+time and adding a search is its module: its rule, its registration with the search registry
+(registry.py) and its tests. With an admissible heuristic, a child with g + h >= U cannot lie
+on a shorter path and is not stored; every rule here stops before it would expand one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+import numpy as np
+from numba.extending import overload
+
+from solvers.errors import InputError
+from solvers.heuristics import Heuristic
+from solvers.heuristics.dispatch import h_child, h_start
+from solvers.heuristics.spec import from_spec
+from solvers.jit import kernel
+from solvers.moves import slide
+from solvers.puzzle import Puzzle
+from solvers.search.best_first import stored_path
+from solvers.search.depth_first import N_DIRECTIONS, STOP_CHECK_INTERVAL
+from solvers.search.interrupt import timed
+from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, insert, new_index, node_capacity, pack, \
+    packing, unpack
+from solvers.search.result import Frontiers, SearchResult, checked_start, limit_reason, moves_to_text, \
+    search_result, unsolvable_result, verified
+
+STOP, EXHAUSTED, FORWARD, BACKWARD, BOTH = range(5)
+FOUND_SHORTEST, NO_PATH, LIMIT_REACHED = range(3)  # how the kernel ended
+NO_KEY = np.iinfo(np.int64).max  # an empty row's least key; U before any path
+NOTHING = -1  # the end of a bucket's list
+
+
+class RuleKernels(NamedTuple):
+    key: object
+    choose: object
+    reads_own: bool
+    needs_consistent: bool
+
+
+_RULES: dict[type, RuleKernels] = {}  # rule class -> its kernels
+
+
+def register_rule(rule_class: type, key, choose, *, reads_own: bool = False, needs_consistent: bool = False) -> None:
+    """Make `rule_class` (a NamedTuple) a rule of the bidirectional kernel, with the kernels
+    `key` and `choose` (signatures in the module docstring); `reads_own`: the key reads the
+    heuristic toward the node's own end, which the kernel then evaluates at every node;
+    `needs_consistent`: the stopping rule proves the shortest length only with a consistent
+    heuristic (an admissible one is enough otherwise)."""
+    _RULES[rule_class] = RuleKernels(key, choose, reads_own, needs_consistent)
+
+
+def rule_kernels(rule) -> RuleKernels:
+    """The registered kernels of `rule` (an instance of a registered class)."""
+    try:
+        return _RULES[type(rule)]
+    except KeyError:
+        raise TypeError(f"{type(rule).__name__} is not a registered bidirectional rule") from None
+
+
+def key_of(rule, g, h, h_own):
+    return rule_kernels(rule).key(rule, g, h, h_own)
+
+
+def choose(rule, least_key, sizes, rows, open_count, upper, memo):
+    return rule_kernels(rule).choose(rule, least_key, sizes, rows, open_count, upper, memo)
+
+
+@overload(key_of, inline="always")
+def _key_of_compiled(rule, g, h, h_own):
+    key = _RULES[rule.instance_class].key
+    return lambda rule, g, h, h_own: key(rule, g, h, h_own)
+
+
+@overload(choose, inline="always")
+def _choose_compiled(rule, least_key, sizes, rows, open_count, upper, memo):
+    chosen = _RULES[rule.instance_class].choose
+    return lambda rule, least_key, sizes, rows, open_count, upper, memo: chosen(rule, least_key, sizes, rows,
+                                                                                open_count, upper, memo)
+
+
+@kernel
+def least_in_direction(least_key, d, rows):
+    """(the least key of direction d's open nodes, the least g among the rows holding it, the
+    least g of an open node); (NO_KEY, -1, -1) if it has none."""
+    best, best_row, first_row = NO_KEY, -1, -1
+    for row in range(rows[d]):
+        if least_key[d, row] != NO_KEY:
+            if first_row < 0:
+                first_row = row
+            if least_key[d, row] < best:
+                best, best_row = least_key[d, row], row
+    return best, best_row, first_row
+
+
+@kernel
+def _unlink(heads, following, preceding, d, node, g, key):
+    """Take `node` out of its bucket's list."""
+    after, before = following[d, node], preceding[d, node]
+    if before == NOTHING:
+        heads[d, g, key] = after
+    else:
+        following[d, before] = after
+    if after != NOTHING:
+        preceding[d, after] = before
+
+
+@kernel
+def _link(heads, following, preceding, d, node, g, key):
+    """Put `node` first in its bucket's list."""
+    first = heads[d, g, key]
+    following[d, node] = first
+    preceding[d, node] = NOTHING
+    if first != NOTHING:
+        preceding[d, first] = node
+    heads[d, g, key] = node
+
+
+@kernel
+def _next_key(sizes, d, g, key):
+    """The least key from `key` on of a non-empty bucket in row g (NO_KEY if none)."""
+    for k in range(key, sizes.shape[2]):
+        if sizes[d, g, k] > 0:
+            return np.int64(k)
+    return NO_KEY
+
+
+@kernel
+def _grown_rows(array, capacity):
+    """A copy of the [2, n] or [2, n, words] `array` with room for `capacity` columns."""
+    bigger = np.empty((2, capacity) + array.shape[2:], dtype=array.dtype)
+    bigger[:, : array.shape[1]] = array
+    return bigger
+
+
+@kernel
+def _bidirectional(start, max_nodes, neighbours, goal, forward_leaves, forward_columns, backward_leaves,
+                   backward_columns, rule, reads_own, layout, grid, stop):
+    """Front-to-end bidirectional search from `start` (forward, `forward_leaves` estimating the
+    distance to `goal`) and from `goal` (backward, `backward_leaves` estimating it to `start`)
+    under `rule`, storing at most `max_nodes` nodes in both stores together, g and keys below
+    `grid`; setting stop[0] ends it within STOP_CHECK_INTERVAL expansions.
+
+    Returns (outcome, forward moves to the meeting state, backward moves to it, expanded
+    [forward, backward], necessary [forward, backward] (expanded states with g + h below the
+    length found), generated, stored, the lower bound proven, the meeting state)."""
+    bits, per_word, words = layout
+    capacity = INITIAL_CAPACITY
+    codes = np.empty((2, capacity, words), dtype=np.uint64)
+    g = np.empty((2, capacity), dtype=np.int32)
+    h = np.empty((2, capacity), dtype=np.int32)
+    key = np.empty((2, capacity), dtype=np.int32)
+    move = np.empty((2, capacity), dtype=np.int8)
+    closed = np.zeros((2, capacity), dtype=np.bool_)
+    following = np.empty((2, capacity), dtype=np.int32)
+    preceding = np.empty((2, capacity), dtype=np.int32)
+    heads = np.full((2, grid, grid), NOTHING, dtype=np.int32)
+    sizes = np.zeros((2, grid, grid), dtype=np.int32)
+    least_key = np.full((2, grid), NO_KEY, dtype=np.int64)
+    rows = np.zeros(2, dtype=np.int64)
+    open_count = np.zeros(2, dtype=np.int64)
+    memo = np.zeros(8, dtype=np.int64)
+    n_nodes = np.zeros(2, dtype=np.int64)
+    expanded = np.zeros(2, dtype=np.int64)
+    board = start.copy()
+    position = np.zeros(board.shape[0], dtype=np.int64)
+    forward_scratch = np.zeros((2, forward_columns), dtype=np.int64)
+    backward_scratch = np.zeros((2, backward_columns), dtype=np.int64)
+    index_forward = new_index(capacity)
+    index_backward = new_index(capacity)
+    child_code = np.empty((1, words), dtype=np.uint64)
+    for d in range(2):
+        if d == 0:
+            board[:] = start
+            root_h = h_start(forward_leaves, board, position, forward_scratch, 0)
+            root_own = h_start(backward_leaves, board, position, backward_scratch, 0) if reads_own else 0
+        else:
+            board[:] = goal
+            root_h = h_start(backward_leaves, board, position, backward_scratch, 0)
+            root_own = h_start(forward_leaves, board, position, forward_scratch, 0) if reads_own else 0
+        pack(board, bits, per_word, codes[d], 0)
+        g[d, 0], h[d, 0], move[d, 0] = 0, root_h, -1
+        key[d, 0] = min(max(key_of(rule, 0, root_h, root_own), 0), grid - 1)
+        _link(heads, following, preceding, d, 0, 0, key[d, 0])
+        sizes[d, 0, key[d, 0]] += 1
+        open_count[d] = 1
+        least_key[d, 0] = key[d, 0]
+        rows[d] = 1
+        n_nodes[d] = 1
+    index_forward = insert(index_forward, codes[0], 0, find(index_forward, codes[0], codes[0], 0)[1], 1)
+    index_backward = insert(index_backward, codes[1], 0, find(index_backward, codes[1], codes[1], 0)[1], 1)
+    upper = NO_KEY
+    meeting = np.full(2, NOTHING, dtype=np.int64)  # the nodes, forward and backward, of the best path's meeting state
+    if find(index_backward, codes[1], codes[0], 0)[0] == 0:
+        upper = 0
+        meeting[:] = 0
+    generated = 0
+    outcome = LIMIT_REACHED
+    bound = 0
+    steps = 0
+    while True:
+        steps += 1
+        if steps % STOP_CHECK_INTERVAL == 0 and stop[0]:
+            break
+        action, bound, forward_row, backward_row = choose(rule, least_key, sizes, rows, open_count, upper, memo)
+        if action == STOP:
+            outcome = FOUND_SHORTEST
+            break
+        if action == EXHAUSTED:
+            outcome = NO_PATH if upper == NO_KEY else FOUND_SHORTEST
+            break
+        full = False
+        for d in range(2):
+            if (d == 0 and action == BACKWARD) or (d == 1 and action == FORWARD):
+                continue
+            row = forward_row if d == 0 else backward_row
+            bucket = least_key[d, row]
+            node = heads[d, row, bucket]
+            _unlink(heads, following, preceding, d, node, row, bucket)
+            sizes[d, row, bucket] -= 1
+            open_count[d] -= 1
+            if sizes[d, row, bucket] == 0:
+                least_key[d, row] = _next_key(sizes, d, row, bucket + 1)
+            closed[d, node] = True
+            expanded[d] += 1
+            blank = unpack(codes[d], node, bits, per_word, board)
+            if d == 0:
+                h_start(forward_leaves, board, position, forward_scratch, 0)
+                if reads_own:
+                    h_start(backward_leaves, board, position, backward_scratch, 0)
+            else:
+                h_start(backward_leaves, board, position, backward_scratch, 0)
+                if reads_own:
+                    h_start(forward_leaves, board, position, forward_scratch, 0)
+            child_g = np.int64(g[d, node]) + 1
+            for direction in range(N_DIRECTIONS):
+                if node != 0 and direction == move[d, node] ^ 1:
+                    continue
+                target = neighbours[blank, direction]
+                if target < 0:
+                    continue
+                tile = slide(board, position, target, blank)
+                generated += 1
+                if d == 0:
+                    child_h = np.int64(h_child(forward_leaves, board, position, forward_scratch, 0, tile, target, blank))
+                    own = np.int64(h_child(backward_leaves, board, position, backward_scratch, 0, tile, target,
+                                           blank)) if reads_own else 0
+                else:
+                    child_h = np.int64(h_child(backward_leaves, board, position, backward_scratch, 0, tile, target,
+                                               blank))
+                    own = np.int64(h_child(forward_leaves, board, position, forward_scratch, 0, tile, target,
+                                           blank)) if reads_own else 0
+                pack(board, bits, per_word, child_code, 0)
+                slide(board, position, blank, target)
+                if child_g + child_h >= upper:
+                    continue  # no shorter path through it
+                if child_g >= grid:
+                    full = True
+                    break
+                child_key = min(max(key_of(rule, child_g, child_h, own), 0), grid - 1)
+                index = index_forward if d == 0 else index_backward
+                child, slot = find(index, codes[d], child_code, 0)
+                other_index = index_backward if d == 0 else index_forward
+                met = find(other_index, codes[1 - d], child_code, 0)[0]
+                if met != EMPTY and closed[1 - d, met]:
+                    met = EMPTY
+                if child != EMPTY:
+                    if child_g >= g[d, child]:
+                        if met != EMPTY and g[d, child] + g[1 - d, met] < upper:  # met since it was stored
+                            upper = g[d, child] + g[1 - d, met]
+                            meeting[d], meeting[1 - d] = child, met
+                        continue
+                    if closed[d, child]:
+                        closed[d, child] = False
+                    else:
+                        _unlink(heads, following, preceding, d, child, g[d, child], key[d, child])
+                        old_row, old_key = g[d, child], key[d, child]
+                        sizes[d, old_row, old_key] -= 1
+                        open_count[d] -= 1
+                        if sizes[d, old_row, old_key] == 0 and least_key[d, old_row] == old_key:
+                            least_key[d, old_row] = _next_key(sizes, d, old_row, old_key + 1)
+                else:
+                    if n_nodes[0] + n_nodes[1] >= max_nodes:
+                        full = True
+                        break
+                    if n_nodes[d] == capacity:
+                        capacity *= 2
+                        codes = _grown_rows(codes, capacity)
+                        g, h, key = _grown_rows(g, capacity), _grown_rows(h, capacity), _grown_rows(key, capacity)
+                        move = _grown_rows(move, capacity)
+                        closed = _grown_rows(closed, capacity)
+                        closed[:, n_nodes.max():] = False
+                        following, preceding = _grown_rows(following, capacity), _grown_rows(preceding, capacity)
+                    child = n_nodes[d]
+                    n_nodes[d] += 1
+                    codes[d, child] = child_code[0]
+                    if d == 0:
+                        index_forward = insert(index_forward, codes[0], child, slot, n_nodes[0])
+                    else:
+                        index_backward = insert(index_backward, codes[1], child, slot, n_nodes[1])
+                g[d, child], h[d, child], key[d, child], move[d, child] = child_g, child_h, child_key, direction
+                _link(heads, following, preceding, d, child, child_g, child_key)
+                sizes[d, child_g, child_key] += 1
+                open_count[d] += 1
+                least_key[d, child_g] = min(least_key[d, child_g], child_key)
+                rows[d] = max(rows[d], child_g + 1)
+                if met != EMPTY and child_g + g[1 - d, met] < upper:
+                    upper = child_g + g[1 - d, met]
+                    meeting[d], meeting[1 - d] = child, met
+            if full:
+                break
+        if full:
+            break
+    necessary = np.zeros(2, dtype=np.int64)
+    if outcome == FOUND_SHORTEST:
+        for d in range(2):
+            for node in range(n_nodes[d]):
+                if closed[d, node] and g[d, node] + h[d, node] < upper:
+                    necessary[d] += 1
+    if upper == NO_KEY:
+        return outcome, np.empty(0, dtype=np.int8), np.empty(0, dtype=np.int8), expanded, necessary, generated, \
+            n_nodes.sum(), bound, start.copy()
+    forward_moves = stored_path(codes[0], move[0], meeting[0], index_forward, neighbours, layout, board, position)
+    backward_moves = stored_path(codes[1], move[1], meeting[1], index_backward, neighbours, layout, board, position)
+    unpack(codes[0], meeting[0], bits, per_word, board)
+    return outcome, forward_moves, backward_moves, expanded, necessary, generated, n_nodes.sum(), bound, board.copy()
+
+
+# per stored node besides its packed state: g, h and key (int32), move and closed (a byte each),
+# its bucket's links (int32 each way); index slots are node_store's
+BYTES_PER_NODE = 3 * 4 + 2 + 2 * 4
+
+
+def grid_size(puzzle: Puzzle) -> int:
+    """The number of g values (and of keys) the buckets hold: twice n * (rows + cols), above the
+    known diameter of every board (31 moves for 3x3, 80 for 4x4, at most 205 for 5x5), so that
+    no g or key of a node on a shortest path reaches it (a key is at most about three times a
+    length: DIBBS's 2g + h - h_own)."""
+    return 2 * puzzle.n_cells * (puzzle.rows + puzzle.cols) + 2
+
+
+def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str) -> Heuristic:
+    """`heuristic`'s spec rebuilt toward `target` instead of the goal: what the backward search
+    estimates its distance to the start by; a one-line InputError where the spec cannot be
+    built toward another state."""
+    puzzle = heuristic.puzzle
+    try:
+        return from_spec(Puzzle(puzzle.rows, puzzle.cols, goal=target), heuristic.spec)
+    except InputError as error:
+        raise InputError(f"{algorithm} searches backward, toward the start state, and {heuristic.name} cannot be "
+                         f"built toward it: {error}") from None
+
+
+def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, rule, *,
+                         node_limit: int | None = None, time_limit: float | None = None,
+                         memory: float | None = None) -> SearchResult:
+    """The shortest solution from `start` by the bidirectional kernel under `rule`, reported as
+    `algorithm`, replayed and checked. The forward search estimates by `heuristic`, the backward
+    one by the same spec built toward `start` (heuristic_toward). Both stores together hold at
+    most `node_limit` nodes (node_store.node_capacity: by default what `memory` GiB or a share of
+    the memory available hold); the search gives up (GAVE_UP, with the lower bound it proved) at
+    that limit or after `time_limit` seconds, compile excluded. The result's `frontiers` says
+    what each direction expanded and where they met; it is optimal with an admissible heuristic, or
+    a consistent one where the rule needs it.
+    """
+    start = checked_start(puzzle, start, heuristic)
+    if not puzzle.is_solvable(start):
+        return unsolvable_result(algorithm, heuristic.name)
+    backward = heuristic_toward(heuristic, start, algorithm)
+    max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic, memory)
+    search = heuristic.kernel(_bidirectional)
+    reads_own, needs_consistent = rule_kernels(rule)[2:]
+    stop = np.zeros(1, dtype=np.uint8)
+    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, backward.leaves,
+             backward.n_columns, rule, reads_own, packing(puzzle), grid_size(puzzle), stop)
+    search(puzzle.goal.copy(), 2, *fixed)  # compiled before the clock starts
+    board = np.array(start, dtype=np.uint8)
+    (outcome, forward, backward_moves, expanded, necessary, generated, stored, bound, meeting), late, seconds = timed(
+        search, (board, max_nodes, *fixed), stop, time_limit)
+    if outcome == NO_PATH:
+        raise RuntimeError(f"{algorithm} ran out of nodes without a path from a solvable start")
+    solution = None
+    if outcome == FOUND_SHORTEST:
+        solution = moves_to_text(np.concatenate([forward, backward_moves[::-1] ^ 1]))
+    proves = heuristic.admissible and (heuristic.consistent or not needs_consistent)
+    result = search_result(
+        algorithm, heuristic.name, solution, optimal=proves, nodes_expanded=int(expanded.sum()),
+        nodes_generated=generated, seconds=seconds, initial_h=heuristic(board), admissible=proves,
+        reason=limit_reason(late, time_limit, max_nodes, "stored nodes"), proven=bound)
+    if solution is not None:
+        result = dataclasses.replace(result, frontiers=Frontiers(
+            int(expanded[0]), int(expanded[1]), int(necessary[0]), int(necessary[1]), puzzle.format(meeting),
+            len(forward)))
+    return verified(puzzle, start, result)

@@ -1,0 +1,67 @@
+"""dibbs.py -- DIBBS (Sewell & Jacobson 2021): bidirectional search on dynamically improved bounds.
+
+Each node carries f-bar = g + h + (g - h_own), h toward the other end and h_own toward its own:
+g - h_own is how much the path from its own end exceeds the estimate of that distance, an
+excess any path through the node also pays from the other side. DIBBS expands, in the
+direction of the smaller least f-bar (on a tie, the one with fewer open nodes, forward if
+equal), a node of least f-bar, the one of least g among them, and stops when the incumbent U is at most ceil((fbar_F + fbar_B) / 2) of
+the two least f-bars, which is a lower bound on every path not yet found with a consistent
+heuristic. The kernel is bidirectional.py's; it evaluates both heuristics at every node.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from solvers.heuristics import Heuristic
+from solvers.jit import kernel
+from solvers.puzzle import Puzzle
+from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, bidirectional_search, \
+    least_in_direction, register_rule
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
+from solvers.search.result import SearchResult
+
+
+class DynamicallyImprovedBounds(NamedTuple):
+    epsilon: int  # the cost of the cheapest move
+
+
+@kernel
+def _key(rule, g, h, h_own):
+    return 2 * g + h - h_own
+
+
+@kernel
+def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
+    """DIBBS's next expansion or its stop (bidirectional.py's `choose`)."""
+    forward, forward_row, _ = least_in_direction(least_key, 0, rows)
+    backward, backward_row, _ = least_in_direction(least_key, 1, rows)
+    if forward_row < 0 or backward_row < 0:
+        return EXHAUSTED, upper, -1, -1
+    bound = (forward + backward + 1) // 2
+    if upper <= bound:
+        return STOP, bound, -1, -1
+    if forward < backward or (forward == backward and open_count[0] <= open_count[1]):
+        return FORWARD, bound, forward_row, -1
+    return BACKWARD, bound, -1, backward_row
+
+
+register_rule(DynamicallyImprovedBounds, _key, _choose, reads_own=True, needs_consistent=True)
+
+
+def dibbs(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
+          time_limit: float | None = None, memory: float | None = None) -> SearchResult:
+    """The shortest solution from `start` by DIBBS with `heuristic` (toward the goal; the same
+    spec toward the start for the backward search and for h_own), replayed and checked; limits
+    and result as bidirectional.bidirectional_search says."""
+    return bidirectional_search(puzzle, start, heuristic, "dibbs", DynamicallyImprovedBounds(1),
+                                node_limit=node_limit, time_limit=time_limit, memory=memory)
+
+
+register(Search(
+    "dibbs", "DIBBS: bidirectional search on f-bar = 2g + h - h_own, stopping at the mean of the two least; "
+    "optimal with a consistent heuristic", dibbs, informed=True, family="bidirectional",
+    options=(NODE_LIMIT, MEMORY, TIME_LIMIT),
+))

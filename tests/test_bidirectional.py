@@ -1,0 +1,93 @@
+"""The bidirectional searches and reverse A* against exact distances (exhaustive BFS): every
+solvable 2x3 state on two goals, samples of 2x4 and 3x3 states with every heuristic kind that
+can be built toward the start; each direction's counts, the meeting state on the solution, the
+lower bound of a search that gives up, and the refusal of PDBs, which are built for one goal."""
+
+import numpy as np
+import pytest
+
+from pdb_build.build import build_pdb_file, plan_build
+from pdb_build.partitions import preset
+from solvers.errors import InputError
+from solvers.heuristics.spec import from_spec
+from solvers.puzzle import Puzzle
+from solvers.search.registry import searches
+from tests.conftest import distances
+
+BIDIRECTIONAL = [name for name, search in searches().items() if search.family == "bidirectional"]
+TOWARD_START = [*BIDIRECTIONAL, "reverse-astar"]
+OTHER_2X3_GOAL = (1, 2, 3, 0, 5, 4)
+HARDEST_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves from the standard goal
+
+
+def _solved_exactly(puzzle: Puzzle, heuristic, name: str, states) -> None:
+    """`name` finds each state's exact distance, proves it, and reports consistent frontiers."""
+    search = searches()[name]
+    for state, distance in states:
+        result = search.run(puzzle, np.array(state, dtype=np.uint8), heuristic)
+        assert result.length == distance and result.optimal and result.lower_bound == distance, (name, state)
+        frontiers = result.frontiers
+        if frontiers is None:
+            continue
+        assert frontiers.forward_expanded + frontiers.backward_expanded == result.nodes_expanded
+        assert frontiers.forward_necessary <= frontiers.forward_expanded
+        assert frontiers.backward_necessary <= frontiers.backward_expanded
+        along = puzzle.states_along(np.array(state, dtype=np.uint8), result.moves)
+        assert puzzle.format(along[frontiers.meeting_depth]) == frontiers.meeting
+
+
+def _sample(rows: int, cols: int, size: int, seed: int) -> list[tuple[tuple, int]]:
+    """`size` states drawn from every solvable state of the board, and a farthest one."""
+    exact = sorted(distances(rows, cols, tuple(int(t) for t in Puzzle(rows, cols).goal)).items())
+    picked = [exact[i] for i in np.random.default_rng(seed).choice(len(exact), size, replace=False)]
+    return [*picked, max(exact, key=lambda item: item[1])]
+
+
+@pytest.mark.parametrize("name", TOWARD_START)
+@pytest.mark.parametrize("goal", [None, OTHER_2X3_GOAL])
+def test_every_2x3_state_gets_its_exact_length(name, goal):
+    puzzle = Puzzle(2, 3, goal)
+    exact = distances(2, 3, tuple(int(t) for t in puzzle.goal))
+    _solved_exactly(puzzle, from_spec(puzzle, "manhattan"), name, sorted(exact.items()))
+
+
+@pytest.mark.parametrize("name", TOWARD_START)
+def test_sampled_2x4_and_3x3_states_get_their_exact_lengths(name):
+    for rows, cols in ((2, 4), (3, 3)):
+        puzzle = Puzzle(rows, cols)
+        _solved_exactly(puzzle, from_spec(puzzle, "manhattan"), name, _sample(rows, cols, 150, rows * cols))
+
+
+# a search that reads the heuristic toward its own end (DIBBS) and one that does not, with the
+# kinds whose tables depend on the target state
+@pytest.mark.parametrize("name, spec", [("dibbs", "linear-conflict"), ("nbs", "walking-distance")])
+def test_other_heuristic_kinds_toward_the_start(name, spec):
+    puzzle = Puzzle(3, 3)
+    _solved_exactly(puzzle, from_spec(puzzle, spec), name, _sample(3, 3, 40, 7))
+
+
+@pytest.mark.parametrize("name", TOWARD_START)
+def test_an_unsolvable_start_is_reported_without_a_search(name):
+    puzzle = Puzzle(3, 3)
+    result = searches()[name].run(puzzle, np.array([1, 2, 3, 4, 6, 8, 5, 7, 0], dtype=np.uint8),
+                                  from_spec(puzzle, "manhattan"))
+    assert result.status == "unsolvable" and result.nodes_expanded == 0
+
+
+@pytest.mark.parametrize("name", BIDIRECTIONAL)
+def test_a_node_limit_gives_up_with_a_proven_bound(name):
+    puzzle = Puzzle(3, 3)
+    heuristic = from_spec(puzzle, "manhattan")
+    result = searches()[name].run(puzzle, np.array(HARDEST_3X3, dtype=np.uint8), heuristic, node_limit=200)
+    assert result.status == "gave_up" and "node limit of 200" in result.reason
+    assert heuristic(np.array(HARDEST_3X3, dtype=np.uint8)) <= result.lower_bound <= 31
+
+
+def test_a_pdb_heuristic_is_refused_in_one_line(tmp_path):
+    puzzle = Puzzle(3, 3, tuple(range(9)))
+    path, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4")), tmp_path / "pdb.h5")
+    heuristic = from_spec(puzzle, f"pdb:{path}")
+    with pytest.raises(InputError) as refused:
+        searches()["nbs"].run(puzzle, np.array([1, 0, 2, 3, 4, 5, 6, 7, 8], dtype=np.uint8), heuristic)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("nbs searches backward, toward the start state")
