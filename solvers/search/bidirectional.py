@@ -10,8 +10,9 @@ sit in buckets by (g, key), each bucket a doubly linked list (last in, first out
 kernel keeps, for each g, the least key of a non-empty bucket (`least_key`), which is all
 that the rules read besides the buckets' sizes.
 
-A *rule* (one per search: mm.py, nbs.py, gbfhs.py, dibbs.py) is a NamedTuple class registered
-with `register_rule(rule_class, key, choose)`:
+A *rule* (one per search: mm.py, nbs.py, gbfhs.py, dibbs.py) is a NamedTuple class whose
+kernels its search registers with the search itself (`register_bidirectional`, which calls
+`register_rule(rule_class, key, choose)`):
 
     key(rule, g, h, h_own) -> int
         the bucket key of a node with moves `g` from its end, heuristic `h` toward the other
@@ -48,6 +49,7 @@ from solvers.puzzle import Puzzle
 from solvers.search.best_first import stored_path
 from solvers.search.depth_first import N_DIRECTIONS, STOP_CHECK_INTERVAL
 from solvers.search.interrupt import timed
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, insert, new_index, node_capacity, pack, \
     packing, unpack
 from solvers.search.result import Frontiers, SearchResult, checked_start, limit_reason, moves_to_text, \
@@ -105,6 +107,12 @@ def _choose_compiled(rule, least_key, sizes, rows, open_count, upper, memo):
     chosen = _RULES[rule.instance_class].choose
     return lambda rule, least_key, sizes, rows, open_count, upper, memo: chosen(rule, least_key, sizes, rows,
                                                                                 open_count, upper, memo)
+
+
+@kernel
+def f_key(rule, g, h, h_own):
+    """The key of the rules that rank nodes by f = g + h."""
+    return g + h
 
 
 @kernel
@@ -420,3 +428,24 @@ def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic
             int(expanded[0]), int(expanded[1]), int(necessary[0]), int(necessary[1]), puzzle.format(meeting),
             len(forward)))
     return verified(puzzle, start, result)
+
+
+def register_bidirectional(name: str, summary: str, rule, key, choose, *, reads_own: bool = False,
+                           needs_consistent: bool = False):
+    """Register the search `name` that runs the kernel under `rule` (a NamedTuple instance),
+    its class's kernels `key` and `choose` and flags as register_rule says, with the options
+    every bidirectional search takes; returns its function, `run(puzzle, start, heuristic, *,
+    node_limit=None, time_limit=None, memory=None)`, as bidirectional_search says."""
+    register_rule(type(rule), key, choose, reads_own=reads_own, needs_consistent=needs_consistent)
+
+    def run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
+            time_limit: float | None = None, memory: float | None = None) -> SearchResult:
+        return bidirectional_search(puzzle, start, heuristic, name, rule, node_limit=node_limit,
+                                    time_limit=time_limit, memory=memory)
+
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = (f"The shortest solution from `start` by {summary.split(':')[0]} with `heuristic` (toward the goal; "
+                   "the same spec toward the start backward), replayed and checked, as bidirectional_search says.")
+    register(Search(name, summary, run, informed=True, family="bidirectional",
+                    options=(NODE_LIMIT, MEMORY, TIME_LIMIT)))
+    return run

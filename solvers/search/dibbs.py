@@ -13,15 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
-from solvers.heuristics import Heuristic
 from solvers.jit import kernel
-from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, bidirectional_search, \
-    least_in_direction, register_rule
-from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
-from solvers.search.result import SearchResult
+from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, least_in_direction, register_bidirectional
 
 
 class DynamicallyImprovedBounds(NamedTuple):
@@ -48,20 +41,8 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     return BACKWARD, bound, -1, backward_row
 
 
-register_rule(DynamicallyImprovedBounds, _key, _choose, reads_own=True, needs_consistent=True)
 
-
-def dibbs(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
-          time_limit: float | None = None, memory: float | None = None) -> SearchResult:
-    """The shortest solution from `start` by DIBBS with `heuristic` (toward the goal; the same
-    spec toward the start for the backward search and for h_own), replayed and checked; limits
-    and result as bidirectional.bidirectional_search says."""
-    return bidirectional_search(puzzle, start, heuristic, "dibbs", DynamicallyImprovedBounds(1),
-                                node_limit=node_limit, time_limit=time_limit, memory=memory)
-
-
-register(Search(
-    "dibbs", "DIBBS: bidirectional search on f-bar = 2g + h - h_own, stopping at the mean of the two least; "
-    "optimal with a consistent heuristic", dibbs, informed=True, family="bidirectional",
-    options=(NODE_LIMIT, MEMORY, TIME_LIMIT),
-))
+dibbs = register_bidirectional(
+    "dibbs", "DIBBS: bidirectional search on f-bar = 2g + h - h_own, stopping at the mean of the two least"
+    "; optimal with a consistent heuristic",
+    DynamicallyImprovedBounds(1), _key, _choose, reads_own=True, needs_consistent=True)

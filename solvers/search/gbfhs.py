@@ -13,15 +13,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
-from solvers.heuristics import Heuristic
 from solvers.jit import kernel
-from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, bidirectional_search, register_rule
+from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, f_key, register_bidirectional
 from solvers.search.nbs import least_g_within
-from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
-from solvers.search.result import SearchResult
 
 LIMIT, PHASE, STARTED = 0, 1, 2  # GBFHS's slots of the rule's memo
 
@@ -29,10 +23,6 @@ LIMIT, PHASE, STARTED = 0, 1, 2  # GBFHS's slots of the rule's memo
 class GeneralBreadthFirst(NamedTuple):
     epsilon: int  # the cost of the cheapest move
 
-
-@kernel
-def _key(rule, g, h, h_own):
-    return g + h
 
 
 @kernel
@@ -62,20 +52,8 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
         memo[PHASE] = 0
 
 
-register_rule(GeneralBreadthFirst, _key, _choose)
 
-
-def gbfhs(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
-          time_limit: float | None = None, memory: float | None = None) -> SearchResult:
-    """The shortest solution from `start` by GBFHS with `heuristic` (toward the goal; the same
-    spec toward the start for the backward search), replayed and checked; limits and result as
-    bidirectional.bidirectional_search says."""
-    return bidirectional_search(puzzle, start, heuristic, "gbfhs", GeneralBreadthFirst(1), node_limit=node_limit,
-                                time_limit=time_limit, memory=memory)
-
-
-register(Search(
-    "gbfhs", "GBFHS: bidirectional search level by level on a limit of f split between the directions' limits "
-    "on g; optimal with an admissible heuristic", gbfhs, informed=True, family="bidirectional",
-    options=(NODE_LIMIT, MEMORY, TIME_LIMIT),
-))
+gbfhs = register_bidirectional(
+    "gbfhs", "GBFHS: bidirectional search level by level on a limit of f split between the directions' limits on g"
+    "; optimal with an admissible heuristic",
+    GeneralBreadthFirst(1), f_key, _choose)

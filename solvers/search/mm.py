@@ -14,22 +14,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from solvers.heuristics import Heuristic
 from solvers.jit import kernel
-from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, NO_KEY, STOP, bidirectional_search, \
-    least_in_direction, register_rule
-from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
-from solvers.search.result import SearchResult
+from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, NO_KEY, STOP, f_key, least_in_direction, \
+    register_bidirectional
 
 
 class MeetInTheMiddle(NamedTuple):
     epsilon: int  # the cost of the cheapest move
 
-
-@kernel
-def _key(rule, g, h, h_own):
-    return g + h
 
 
 @kernel
@@ -55,19 +47,8 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     return BACKWARD, bound, -1, pr_row[1]
 
 
-register_rule(MeetInTheMiddle, _key, _choose)
 
-
-def mm(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
-       time_limit: float | None = None, memory: float | None = None) -> SearchResult:
-    """The shortest solution from `start` by MM with `heuristic` (toward the goal; the backward
-    search uses the same spec toward the start), replayed and checked; limits and result as
-    bidirectional.bidirectional_search says."""
-    return bidirectional_search(puzzle, start, heuristic, "mm", MeetInTheMiddle(1), node_limit=node_limit,
-                                time_limit=time_limit, memory=memory)
-
-
-register(Search(
-    "mm", "MM: bidirectional search meeting in the middle, on max(f, 2g) in each direction; optimal with an "
-    "admissible heuristic", mm, informed=True, family="bidirectional", options=(NODE_LIMIT, MEMORY, TIME_LIMIT),
-))
+mm = register_bidirectional(
+    "mm", "MM: bidirectional search meeting in the middle, on max(f, 2g) in each direction"
+    "; optimal with an admissible heuristic",
+    MeetInTheMiddle(1), f_key, _choose)

@@ -16,14 +16,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
-from solvers.heuristics import Heuristic
 from solvers.jit import kernel
-from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import BOTH, EXHAUSTED, NO_KEY, STOP, bidirectional_search, register_rule
-from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
-from solvers.search.result import SearchResult
+from solvers.search.bidirectional import BOTH, EXHAUSTED, NO_KEY, STOP, f_key, register_bidirectional
 
 BOUND, STARTED, ADMITTED = 0, 1, 2  # NBS's slots of the rule's memo (ADMITTED: one per direction)
 
@@ -31,10 +25,6 @@ BOUND, STARTED, ADMITTED = 0, 1, 2  # NBS's slots of the rule's memo (ADMITTED: 
 class NearOptimalBidirectional(NamedTuple):
     epsilon: int  # the cost of the cheapest move
 
-
-@kernel
-def _key(rule, g, h, h_own):
-    return g + h
 
 
 @kernel
@@ -116,20 +106,8 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
             return STOP, raised, -1, -1
 
 
-register_rule(NearOptimalBidirectional, _key, _choose)
 
-
-def nbs(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
-        time_limit: float | None = None, memory: float | None = None) -> SearchResult:
-    """The shortest solution from `start` by NBS with `heuristic` (toward the goal; the same spec
-    toward the start for the backward search), replayed and checked; limits and result as
-    bidirectional.bidirectional_search says."""
-    return bidirectional_search(puzzle, start, heuristic, "nbs", NearOptimalBidirectional(1), node_limit=node_limit,
-                                time_limit=time_limit, memory=memory)
-
-
-register(Search(
-    "nbs", "NBS: bidirectional search expanding both nodes of a pair of least lower bound; optimal with an "
-    "admissible heuristic, at most twice the necessary expansions", nbs, informed=True, family="bidirectional",
-    options=(NODE_LIMIT, MEMORY, TIME_LIMIT),
-))
+nbs = register_bidirectional(
+    "nbs", "NBS: bidirectional search expanding both nodes of a pair of least lower bound"
+    "; optimal with an admissible heuristic, at most twice the necessary expansions",
+    NearOptimalBidirectional(1), f_key, _choose)
