@@ -5,7 +5,8 @@ bound:expanded:generated; `lower_bound` is what the search proved the shortest l
 least and `suboptimality` the length over it, as SearchResult's, both empty where nothing is
 proven; `first_seconds` and `found_seconds` are the seconds from the start of the search to
 its first solution and to the one reported, which differ where a search improves on its first
-solution (anytime)), appended and flushed to disk as each instance finishes, so that a crash
+solution (anytime); FRONTIER_FIELDS hold a bidirectional search's counts in each direction and
+the depth at which its two searches met), appended and flushed to disk as each instance finishes, so that a crash
 loses at most the instances being solved. Rerunning with the same output keeps every complete,
 valid row (a solved row must replay to the goal in its stated length), drops a half-written
 last line, and solves only the instances still missing. The finished file is rewritten in
@@ -50,15 +51,19 @@ SETTINGS_FIELDS = ("algorithm", "heuristic", "tables", *SEARCH_SETTING_FIELDS)
 LIMIT_FIELDS = ("node_limit", "time_limit", "memory")
 RUN_FIELDS = (*LIMIT_FIELDS, "threads")
 NOT_GIVEN, DEFAULT_MEMORY = "none", "auto"
+# a bidirectional search's counts in each direction and where they met (SearchResult.frontiers;
+# empty for the other searches)
+FRONTIER_FIELDS = ("forward_expanded", "backward_expanded", "forward_necessary", "backward_necessary",
+                   "meeting_depth")
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "lower_bound", "suboptimality", "initial_h", "nodes_expanded",
     "nodes_generated", "seconds", "first_seconds", "found_seconds", "moves", "iterations", *SETTINGS_FIELDS,
-    *RUN_FIELDS, "bpmx_raises", "bpmx_cutoffs",
+    *RUN_FIELDS, "bpmx_raises", "bpmx_cutoffs", *FRONTIER_FIELDS,
 ]
 FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
 # columns added after results files were first written: an older file's rows resume with them
 # empty (limits unknown: such a row that gave up is solved again)
-ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds", *RUN_FIELDS)
+ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds", *RUN_FIELDS, *FRONTIER_FIELDS)
 # the columns the clock fills, which differ between otherwise equal runs of a batch
 TIMING_FIELDS = ("seconds", "first_seconds", "found_seconds")
 
@@ -175,6 +180,7 @@ def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict
         **settings,
         "bpmx_raises": result.bpmx_raises,
         "bpmx_cutoffs": result.bpmx_cutoffs,
+        **{f: "" if result.frontiers is None else getattr(result.frontiers, f) for f in FRONTIER_FIELDS},
     }
 
 

@@ -134,7 +134,7 @@ def test_command_line_and_batch_record_bpmx(tables, tmp_path, capsys):
     assert solve_puzzle_main([start, "--goal", "0 1 2 3 4 5 6 7 8", "--heuristic", tables["3x3"], "--bpmx", "off",
                               "--json"]) == 0
     assert '"bpmx": false' in capsys.readouterr().out
-    with pytest.raises(InputError, match="BPMX applies to ida, astar, wastar, bwas, greedy and anytime only"):
+    with pytest.raises(InputError, match="BPMX applies to ida, astar, reverse-astar, wastar, bwas, greedy and anytime only"):
         solve(puzzle, np.array(BLANK_FIRST_3X3[::-1], dtype=np.uint8), "bfs", "zero", bpmx=True)
     heuristic = from_spec(puzzle, tables["3x3"] + "+dual")
     instances = [Instance(i + 1, np.array(s, dtype=np.uint8), exact)

@@ -6,7 +6,7 @@ import csv
 import numpy as np
 import pytest
 
-from solvers.batch import ROW_FIELDS, RUN_FIELDS, solve_batch
+from solvers.batch import FRONTIER_FIELDS, ROW_FIELDS, RUN_FIELDS, solve_batch
 from solvers.cli import compare_heuristics_parser, solve_batch_parser, solve_puzzle_parser
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle
@@ -58,6 +58,9 @@ def test_every_informed_search_runs_a_batch_that_records_its_settings(name, tmp_
     search = searches()[name]
     assert {r["algorithm"] for r in rows} == {name}
     assert all(r[field] != "" for r in rows for field in search.setting_fields)
-    assert all(r[field] == "" for r in rows for field in set(ROW_FIELDS[ROW_FIELDS.index("tables") + 1:-2])
-               - set(search.setting_fields) - set(RUN_FIELDS))
+    counters = {"bpmx_raises", "bpmx_cutoffs", *FRONTIER_FIELDS}
+    assert all(r[field] == "" for r in rows for field in set(ROW_FIELDS[ROW_FIELDS.index("tables") + 1:])
+               - set(search.setting_fields) - set(RUN_FIELDS) - counters)
     assert all(r[field] != "" for r in rows for field in RUN_FIELDS)
+    bidirectional = search.family == "bidirectional"
+    assert all((r[field] != "") == bidirectional for r in rows for field in FRONTIER_FIELDS)

@@ -130,6 +130,27 @@ def least_in_direction(least_key, d, rows):
 
 
 @kernel
+def least_g_within(least_key, d, rows, bound):
+    """The least g of direction d's open nodes with f <= `bound` (-1 if none)."""
+    for row in range(rows[d]):
+        if least_key[d, row] <= bound:
+            return row
+    return -1
+
+
+@kernel
+def least_f_above(sizes, d, rows, bound):
+    """The least f above `bound` of direction d's open nodes (NO_KEY if none)."""
+    least = NO_KEY
+    for row in range(rows[d]):
+        for f in range(bound + 1, min(least, sizes.shape[2])):
+            if sizes[d, row, f] > 0:
+                least = f
+                break
+    return least
+
+
+@kernel
 def _unlink(heads, following, preceding, d, node, g, key):
     """Take `node` out of its bucket's list."""
     after, before = following[d, node], preceding[d, node]
@@ -170,17 +191,18 @@ def _grown_rows(array, capacity):
 
 
 @kernel
-def _bidirectional(start, max_nodes, neighbours, goal, forward_leaves, forward_columns, backward_leaves,
-                   backward_columns, rule, reads_own, layout, grid, stop):
-    """Front-to-end bidirectional search from `start` (forward, `forward_leaves` estimating the
-    distance to `goal`) and from `goal` (backward, `backward_leaves` estimating it to `start`)
-    under `rule`, storing at most `max_nodes` nodes in both stores together, g and keys below
+def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_own, layout, grid, stop):
+    """Front-to-end bidirectional search from `start` (forward, estimating the distance to
+    `goal`) and from `goal` (backward, estimating it to `start`) under `rule`; `estimates` is
+    (forward leaves, their scratch columns, backward leaves, theirs), the two heuristics as a
+    search kernel takes them; storing at most `max_nodes` nodes in both stores together, g and keys below
     `grid`; setting stop[0] ends it within STOP_CHECK_INTERVAL expansions.
 
     Returns (outcome, forward moves to the meeting state, backward moves to it, expanded
     [forward, backward], necessary [forward, backward] (expanded states with g + h below the
     length found), generated, stored, the lower bound proven, the meeting state)."""
     bits, per_word, words = layout
+    forward_leaves, forward_columns, backward_leaves, backward_columns = estimates
     capacity = INITIAL_CAPACITY
     codes = np.empty((2, capacity, words), dtype=np.uint64)
     g = np.empty((2, capacity), dtype=np.int32)
@@ -407,8 +429,8 @@ def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic
     search = heuristic.kernel(_bidirectional)
     reads_own, needs_consistent = rule_kernels(rule)[2:]
     stop = np.zeros(1, dtype=np.uint8)
-    fixed = (puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, backward.leaves,
-             backward.n_columns, rule, reads_own, packing(puzzle), grid_size(puzzle), stop)
+    estimates = (heuristic.leaves, heuristic.n_columns, backward.leaves, backward.n_columns)
+    fixed = (puzzle.neighbours, puzzle.goal, estimates, rule, reads_own, packing(puzzle), grid_size(puzzle), stop)
     search(puzzle.goal.copy(), 2, *fixed)  # compiled before the clock starts
     board = np.array(start, dtype=np.uint8)
     (outcome, forward, backward_moves, expanded, necessary, generated, stored, bound, meeting), late, seconds = timed(

@@ -4,9 +4,11 @@ GBFHS raises a limit on f level by level, from max(h_F(start), h_B(goal), 1). At
 splits F between the directions' limits on g, g_B = floor(F / 2) and g_F = F - g_B (the
 cheapest move costs 1), and expands every open node of f <= F and g below its direction's
 limit, forward first, then backward, least g first; nodes generated meanwhile that qualify
-are expanded in the same level. A path found of length at most F ends the search: every
-path shorter than F would have met in a node that one of the levels below expanded. The
-kernel is bidirectional.py's.
+are expanded in the same level (with g below the limit, as the paper states; the
+implementation behind the published counts, tinamil/dibbs, also expands those whose g equals
+it, which reaches the meeting sooner: BENCHMARKS.md). A path found of length at most F ends
+the search: every path shorter than F would have met in a node that one of the levels below
+expanded. The kernel is bidirectional.py's.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from solvers.jit import kernel
-from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, f_key, register_bidirectional
-from solvers.search.nbs import least_g_within
+from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, f_key, least_g_within, \
+    register_bidirectional
 
 LIMIT, PHASE, STARTED = 0, 1, 2  # GBFHS's slots of the rule's memo
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from solvers.jit import kernel
-from solvers.search.bidirectional import BOTH, EXHAUSTED, NO_KEY, STOP, f_key, register_bidirectional
+from solvers.search.bidirectional import BOTH, EXHAUSTED, NO_KEY, STOP, f_key, least_f_above, \
+    register_bidirectional
 
 BOUND, STARTED, ADMITTED = 0, 1, 2  # NBS's slots of the rule's memo (ADMITTED: one per direction)
 
@@ -25,27 +26,6 @@ BOUND, STARTED, ADMITTED = 0, 1, 2  # NBS's slots of the rule's memo (ADMITTED: 
 class NearOptimalBidirectional(NamedTuple):
     epsilon: int  # the cost of the cheapest move
 
-
-
-@kernel
-def least_g_within(least_key, d, rows, bound):
-    """The least g of direction d's open nodes with f <= `bound` (-1 if none)."""
-    for row in range(rows[d]):
-        if least_key[d, row] <= bound:
-            return row
-    return -1
-
-
-@kernel
-def least_f_above(sizes, d, rows, bound):
-    """The least f above `bound` of direction d's open nodes (NO_KEY if none)."""
-    least = NO_KEY
-    for row in range(rows[d]):
-        for f in range(bound + 1, min(least, sizes.shape[2])):
-            if sizes[d, row, f] > 0:
-                least = f
-                break
-    return least
 
 
 @kernel

@@ -38,6 +38,7 @@ SEARCH_MODULES = (
     "solvers.search.dibbs",
     "solvers.search.nbs",
     "solvers.search.gbfhs",
+    "solvers.search.dvcbs",
     "solvers.search.staged",
     "solvers.search.uninformed",
 )

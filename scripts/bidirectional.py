@@ -1,0 +1,155 @@
+"""bidirectional.py -- the bidirectional searches beside A* and reverse A* on a set of instances, and beside their published counts.
+
+Solves the instances of --set (a packaged set such as korf100, or an instance file; --first N
+of them) with each search of --config (comma-separated registered searches; default: A*,
+reverse A* and every bidirectional search) and the heuristic --heuristic (default manhattan),
+through solve_batch: every solution replayed, every length checked against the file's known
+one, one resumable CSV of rows per search under --out.
+
+Prints, per search, over the instances that every search solved: total expansions, the
+necessary ones (g + h below the optimal length, bidirectional searches only), total seconds
+of search and microseconds per expansion; for Korf's 100 with Manhattan distance, beside the
+published totals of tinamil/dibbs's result sheet on the same instances
+(data/korf100-manhattan-bidirectional.txt) and their ratios. Writes <set>-<heuristic>-summary.csv
+and a plot of each instance's expansions against A*'s, one series per search.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from solvers.atomic import atomic_target, write_csv
+from solvers.batch import solve_batch
+from solvers.benchmark_points import NO_PLOT_NOTE, read_rows, slug
+from solvers.cli_support import OneLineParser, positive, run_guarded
+from solvers.heuristics import from_spec
+from solvers.instances import load_instances, published_columns
+from solvers.search.registry import search_named, searches
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLISHED_SET, PUBLISHED_HEURISTIC = "korf100", "manhattan"  # the sheet's set and heuristic
+DEFAULT_CONFIG = ["astar", "reverse-astar", *(name for name, s in searches().items() if s.family == "bidirectional")]
+
+
+def main() -> int:
+    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default=PUBLISHED_SET, help="a packaged instance set or an instance file "
+                                                             f"(default {PUBLISHED_SET})")
+    parser.add_argument("--heuristic", default=PUBLISHED_HEURISTIC, help="a heuristic spec that can be built toward "
+                                                                         "any state (default manhattan)")
+    parser.add_argument("--config", default=",".join(DEFAULT_CONFIG),
+                        help=f"searches, comma-separated (default {','.join(DEFAULT_CONFIG)})")
+    parser.add_argument("--first", type=positive(int, "a whole number", 1 << 30), help="only the first N instances")
+    parser.add_argument("--jobs", type=positive(int, "a whole number", 256), default=1,
+                        help="worker processes, one core each (default 1; seconds are only comparable at 1)")
+    parser.add_argument("--time-limit", type=positive(float, "a number of seconds", 1e9),
+                        help="seconds per instance before a search gives up")
+    parser.add_argument("--memory", type=positive(float, "a number of GiB", 1e6),
+                        help="GiB of nodes per instance (default: a share of the memory available)")
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "bidirectional", help="folder of the results")
+    args = parser.parse_args()
+    names = [search_named(name.strip()).name for name in args.config.split(",") if name.strip()]
+    puzzle, instances = load_instances(args.set)
+    chosen = instances[:args.first] if args.first else instances
+    heuristic = from_spec(puzzle, args.heuristic)
+    tag = f"{slug(Path(args.set).stem)}-{slug(heuristic.name)}"
+    limits = {"time_limit": args.time_limit, "memory": args.memory}
+    print(f"{args.set}: {len(chosen)} instances, {heuristic.name}, {args.jobs} job(s)", flush=True)
+    rows = {}
+    for name in names:
+        out = args.out / f"{tag}-{name}.csv"
+        summary = solve_batch(puzzle, chosen, heuristic, out, algorithm=name, jobs=args.jobs,
+                              progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr),
+                              redo_other_limits=True, **{k: v for k, v in limits.items() if v is not None})
+        if summary.mismatches:
+            print(f"{name}: lengths differ from the known ones on instances {summary.mismatches}")
+            return 1
+        rows[name] = read_rows(out)
+    numbers = [i.number for i in chosen if all(rows[n][i.number]["status"] == "solved" for n in names)]
+    published = _published(args, len(instances))
+    table = [_line(name, rows[name], numbers, published) for name in names]
+    _print_table(table, len(numbers), len(chosen), published is not None)
+    summary_file = args.out / f"{tag}-summary.csv"
+    write_csv(summary_file, table)
+    plot = _plot(rows, numbers, args.out / f"{tag}.png", f"{args.set}, {heuristic.name}")
+    print(f"wrote {summary_file}" + (f" and {plot}" if plot else NO_PLOT_NOTE))
+    return 0
+
+
+def _published(args, n_instances: int) -> dict[str, list[int]] | None:
+    """The sheet's columns where the run is the sheet's own (Korf's 100, Manhattan distance)."""
+    if args.set != PUBLISHED_SET or args.heuristic != PUBLISHED_HEURISTIC:
+        return None
+    columns = published_columns("korf100-manhattan-bidirectional")
+    assert all(len(column) == n_instances for column in columns.values())
+    return columns
+
+
+def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict | None) -> dict:
+    """One search's totals over the instances `numbers`, beside the sheet's where it has the search."""
+    expanded = sum(int(rows[n]["nodes_expanded"]) for n in numbers)
+    seconds = sum(float(rows[n]["seconds"]) for n in numbers)
+    necessary = sum(int(rows[n]["forward_necessary"] or 0) + int(rows[n]["backward_necessary"] or 0)
+                    for n in numbers)
+    line = {"search": name, "expanded": expanded, "necessary": necessary if rows[numbers[0]]["forward_necessary"] != ""
+            else "", "seconds": round(seconds, 3), "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
+            "published_expanded": "", "expanded_ratio": "", "published_us_per_expansion": "", "time_ratio": ""}
+    column = name.replace("-", "_")
+    if published is not None and f"{column}_expanded" in published and numbers:
+        theirs = sum(published[f"{column}_expanded"][n - 1] for n in numbers)
+        their_seconds = sum(published[f"{column}_ms"][n - 1] for n in numbers) / 1000
+        their_rate = 1e6 * their_seconds / max(1, theirs)
+        line.update(published_expanded=theirs, expanded_ratio=round(expanded / theirs, 4),
+                    published_us_per_expansion=round(their_rate, 3),
+                    time_ratio=round(line["us_per_expansion"] / their_rate, 3))
+    return line
+
+
+def _print_table(table: list[dict], solved: int, chosen: int, published: bool) -> None:
+    print(f"\nover the {solved} of {chosen} instances that every search solved:")
+    print("| search | expanded | necessary | seconds | us per expansion |"
+          + (" published expanded | ratio | published us per expansion | ratio |" if published else ""))
+    print("| --- | ---: | ---: | ---: | ---: |" + (" ---: | ---: | ---: | ---: |" if published else ""))
+    for line in table:
+        cells = [line["search"], f"{line['expanded']:,}", f"{line['necessary']:,}" if line["necessary"] != "" else "",
+                 line["seconds"], line["us_per_expansion"]]
+        if published:
+            theirs = line["published_expanded"]
+            cells += [f"{theirs:,}" if theirs != "" else "", line["expanded_ratio"],
+                      line["published_us_per_expansion"], line["time_ratio"]]
+        print("| " + " | ".join(str(cell) for cell in cells) + " |")
+
+
+def _plot(rows: dict[str, dict], numbers: list[int], path: Path, title: str) -> Path | None:
+    """Each instance's expansions against A*'s, a series per other search (log-log); None
+    without matplotlib or without A*'s rows."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    if "astar" not in rows or not numbers:
+        return None
+    figure, axes = plt.subplots(figsize=(7, 6))
+    astar = [int(rows["astar"][n]["nodes_expanded"]) for n in numbers]
+    for name, searched in rows.items():
+        if name != "astar":
+            axes.scatter(astar, [max(1, int(searched[n]["nodes_expanded"])) for n in numbers], s=12, label=name)
+    low, high = min(astar), max(astar)
+    axes.plot([low, high], [low, high], color="grey", linewidth=0.8, label="as many as A*")
+    axes.set(xscale="log", yscale="log", xlabel="A*'s expansions", ylabel="expansions", title=title)
+    axes.legend()
+    figure.tight_layout()
+    with atomic_target(path) as temporary:
+        figure.savefig(temporary, dpi=110, format="png")
+    plt.close(figure)
+    return path
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(run_guarded("bidirectional.py", main))
