@@ -91,3 +91,23 @@ def test_a_pdb_heuristic_is_refused_in_one_line(tmp_path):
         searches()["nbs"].run(puzzle, np.array([1, 0, 2, 3, 4, 5, 6, 7, 8], dtype=np.uint8), heuristic)
     message = str(refused.value)
     assert "\n" not in message and message.startswith("nbs searches backward, toward the start state")
+
+
+@pytest.mark.parametrize("rows, cols", [(5, 5), (8, 8), (3, 7)])
+def test_larger_boards_get_a_stars_lengths(rows, cols):
+    """On boards whose states take several words to pack, every bidirectional search proves the
+    length A* proves, from states a walk of 16 moves away from the goal."""
+    puzzle = Puzzle(rows, cols)
+    heuristic = from_spec(puzzle, "manhattan")
+    rng = np.random.default_rng(rows * cols)
+    for _ in range(3):
+        state = puzzle.goal.copy()
+        blank = int(np.flatnonzero(state == 0)[0])
+        for _ in range(16):
+            target = int(rng.choice([c for c in puzzle.neighbours[blank] if c >= 0]))
+            state[blank], state[target] = state[target], 0
+            blank = target
+        shortest = searches()["astar"].run(puzzle, state, heuristic).length
+        for name in BIDIRECTIONAL:
+            result = searches()[name].run(puzzle, state, heuristic)
+            assert result.length == shortest and result.optimal, (name, rows, cols)
