@@ -33,12 +33,17 @@ on a shorter path and is not stored; every rule here stops before it would expan
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import tempfile
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
 from numba.extending import overload
 
+from pdb_build.build import built_file
+from pdb_build.store import ADDITIVE
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child, h_start
@@ -397,16 +402,33 @@ def grid_size(puzzle: Puzzle) -> int:
     return 2 * puzzle.n_cells * (puzzle.rows + puzzle.cols) + 2
 
 
-def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str) -> Heuristic:
-    """`heuristic`'s spec rebuilt toward `target` instead of the goal: what the backward search
-    estimates its distance to the start by; a one-line InputError where the spec cannot be
-    built toward another state."""
+@contextlib.contextmanager
+def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str) -> Iterator[Heuristic]:
+    """`heuristic`'s spec rebuilt toward `target` instead of the goal, for as long as the block
+    lasts: what a backward search estimates its distance to the start by. Kinds computed from
+    the goal (Manhattan distance, linear conflict, walking distance) are computed from `target`;
+    each additive PDB file is replaced by the same partition's tables built toward `target`
+    (pdb_build's breadth-first search, into a folder removed when the block ends: a 4x4 6-6-3
+    takes about half a second, BENCHMARKS.md). A one-line InputError where the spec cannot be
+    built toward `target` (a non-additive PDB, a learned model, a reflection the target's blank
+    does not allow)."""
     puzzle = heuristic.puzzle
-    try:
-        return from_spec(Puzzle(puzzle.rows, puzzle.cols, goal=target), heuristic.spec)
-    except InputError as error:
-        raise InputError(f"{algorithm} searches backward, toward the start state, and {heuristic.name} cannot be "
-                         f"built toward it: {error}") from None
+    toward = Puzzle(puzzle.rows, puzzle.cols, goal=target)
+    databases = {str(d.path.resolve()): d for term in heuristic.terms for d in getattr(term, "databases", ())}
+    with tempfile.TemporaryDirectory(prefix="tilepdb-toward-") as folder:
+        spec = heuristic.spec
+        for resolved, database in databases.items():
+            if database.cost_model != ADDITIVE:
+                raise InputError(f"{algorithm} searches backward, toward the start state, and builds the tables of "
+                                 f"{database.path.name} toward it: only additive PDB files can be")
+            built = built_file(toward, database.partition, folder, table_kind=database.table_kind)
+            spec = spec.replace(f"pdb:{resolved}", f"pdb:{built.resolve()}")
+        try:
+            backward = from_spec(toward, spec)
+        except InputError as error:
+            raise InputError(f"{algorithm} searches backward, toward the start state, and {heuristic.name} cannot be "
+                             f"built toward it: {error}") from None
+        yield backward
 
 
 def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, rule, *,
@@ -424,7 +446,14 @@ def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)
-    backward = heuristic_toward(heuristic, start, algorithm)
+    with heuristic_toward(heuristic, start, algorithm) as backward:
+        return _searched(puzzle, start, heuristic, backward, algorithm, rule, node_limit, time_limit, memory)
+
+
+def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward: Heuristic, algorithm: str, rule,
+              node_limit: int | None, time_limit: float | None, memory: float | None) -> SearchResult:
+    """bidirectional_search from a checked, solvable start with `backward`, the heuristic
+    toward it."""
     max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic, memory)
     search = heuristic.kernel(_bidirectional)
     reads_own, needs_consistent = rule_kernels(rule)[2:]
@@ -443,8 +472,8 @@ def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic
     proves = heuristic.admissible and (heuristic.consistent or not needs_consistent)
     result = search_result(
         algorithm, heuristic.name, solution, optimal=proves, nodes_expanded=int(expanded.sum()),
-        nodes_generated=generated, seconds=seconds, initial_h=heuristic(board), admissible=proves,
-        reason=limit_reason(late, time_limit, max_nodes, "stored nodes"), proven=bound)
+        nodes_generated=generated, seconds=seconds, initial_h=heuristic(board), admissible=heuristic.admissible,
+        reason=limit_reason(late, time_limit, max_nodes, "stored nodes"), proven=bound if proves else 0)
     if solution is not None:
         result = dataclasses.replace(result, frontiers=Frontiers(
             int(expanded[0]), int(expanded[1]), int(necessary[0]), int(necessary[1]), puzzle.format(meeting),

@@ -30,10 +30,10 @@ def reverse_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, no
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("reverse-astar", heuristic.name)
-    toward_start = heuristic_toward(heuristic, start, "reverse-astar")
-    backward = best_first(toward_start.puzzle, puzzle.goal.copy(), toward_start, "reverse-astar", (1, 1),
-                          reopen=not toward_start.consistent, tie_break=tie_break, node_limit=node_limit,
-                          time_limit=time_limit, bpmx=bpmx, memory=memory)
+    with heuristic_toward(heuristic, start, "reverse-astar") as toward_start:
+        backward = best_first(toward_start.puzzle, puzzle.goal.copy(), toward_start, "reverse-astar", (1, 1),
+                              reopen=not toward_start.consistent, tie_break=tie_break, node_limit=node_limit,
+                              time_limit=time_limit, bpmx=bpmx, memory=memory)
     if backward.moves is None:
         return dataclasses.replace(backward, heuristic=heuristic.name)
     moves = undone(backward.moves)
