@@ -20,9 +20,9 @@ import os
 import sys
 from pathlib import Path
 
-from solvers.atomic import atomic_target, write_csv
+from solvers.atomic import write_csv
 from solvers.batch import solve_batch
-from solvers.benchmark_points import NO_PLOT_NOTE, read_rows, slug
+from solvers.benchmark_points import NO_PLOT_NOTE, read_rows, saved_figure, slug
 from solvers.cli_support import OneLineParser, positive, run_guarded
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances, published_columns
@@ -142,12 +142,7 @@ def _plot(rows: dict[str, dict], numbers: list[int], path: Path, title: str) -> 
     low, high = min(astar), max(astar)
     axes.plot([low, high], [low, high], color="grey", linewidth=0.8, label="as many as A*")
     axes.set(xscale="log", yscale="log", xlabel="A*'s expansions", ylabel="expansions", title=title)
-    axes.legend()
-    figure.tight_layout()
-    with atomic_target(path) as temporary:
-        figure.savefig(temporary, dpi=110, format="png")
-    plt.close(figure)
-    return path
+    return saved_figure(figure, path)
 
 
 if __name__ == "__main__":

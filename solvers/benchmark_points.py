@@ -172,8 +172,17 @@ def plot_length_against_seconds(path: Path, series: list[Series], title: str, xl
             if note:
                 axes.annotate(note, (seconds, length), textcoords="offset points", xytext=(4, 4), fontsize=8)
     axes.set(xscale="log", xlabel=xlabel, ylabel="mean length (moves)", title=title)
-    if drawn:
-        axes.legend()
+    return saved_figure(figure, path, legend=bool(drawn))
+
+
+def saved_figure(figure, path: Path, legend: bool = True) -> Path:
+    """Write a matplotlib `figure` (with its axes' legend where `legend`) to `path` as PNG,
+    atomically, and close it; returns `path`."""
+    import matplotlib.pyplot as plt
+
+    if legend:
+        for axes in figure.axes:
+            axes.legend()
     figure.tight_layout()
     with atomic_target(path) as temporary:
         figure.savefig(temporary, dpi=110, format="png")
