@@ -93,8 +93,9 @@ def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict 
     seconds = sum(float(rows[n]["seconds"]) for n in numbers)
     necessary = sum(int(rows[n]["forward_necessary"] or 0) + int(rows[n]["backward_necessary"] or 0)
                     for n in numbers)
-    line = {"search": name, "expanded": expanded, "necessary": necessary if rows[numbers[0]]["forward_necessary"] != ""
-            else "", "seconds": round(seconds, 3), "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
+    bidirectional = bool(numbers) and rows[numbers[0]]["forward_necessary"] != ""
+    line = {"search": name, "expanded": expanded, "necessary": necessary if bidirectional else "",
+            "seconds": round(seconds, 3), "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
             "published_expanded": "", "expanded_ratio": "", "published_us_per_expansion": "", "time_ratio": ""}
     column = name.replace("-", "_")
     if published is not None and f"{column}_expanded" in published and numbers:

@@ -58,7 +58,7 @@ from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, regi
 from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, insert, new_index, node_capacity, pack, \
     packing, unpack
 from solvers.search.result import Frontiers, SearchResult, checked_start, limit_reason, moves_to_text, \
-    search_result, unsolvable_result, verified
+    search_result, undone, unsolvable_result, verified
 
 STOP, EXHAUSTED, FORWARD, BACKWARD, BOTH = range(5)
 FOUND_SHORTEST, NO_PATH, LIMIT_REACHED = range(3)  # how the kernel ended
@@ -144,6 +144,24 @@ def least_g_within(least_key, d, rows, bound):
 
 
 @kernel
+def initial_bound(least_key):
+    """The first lower bound of the rules that raise one (NBS, DVCBS, GBFHS): max(1, h_F(start),
+    h_B(goal)), read from the roots' keys (f = h at g = 0) before any expansion."""
+    return max(1, least_key[0, 0], least_key[1, 0])
+
+
+@kernel
+def raised_bound(sizes, rows, bound, forward, backward, epsilon):
+    """The next lower bound once no pair qualifies at `bound`: the least f above it in either
+    direction and, where both have ready nodes (least g `forward` and `backward`, -1 if none),
+    their g's sum plus `epsilon`; NO_KEY if nothing is left."""
+    raised = min(least_f_above(sizes, 0, rows, bound), least_f_above(sizes, 1, rows, bound))
+    if forward >= 0 and backward >= 0:
+        raised = min(raised, forward + backward + epsilon)
+    return raised
+
+
+@kernel
 def least_f_above(sizes, d, rows, bound):
     """The least f above `bound` of direction d's open nodes (NO_KEY if none)."""
     least = NO_KEY
@@ -156,8 +174,24 @@ def least_f_above(sizes, d, rows, bound):
 
 
 @kernel
-def _unlink(heads, following, preceding, d, node, g, key):
-    """Take `node` out of its bucket's list."""
+def _next_key(sizes, d, g, key):
+    """The least key from `key` on of a non-empty bucket in row g (NO_KEY if none)."""
+    for k in range(key, sizes.shape[2]):
+        if sizes[d, g, k] > 0:
+            return np.int64(k)
+    return NO_KEY
+
+
+@kernel
+def _bucket_key(rule, g, h, h_own, grid):
+    """The rule's key of a node, within the grid's keys (0 to grid - 1)."""
+    return min(max(key_of(rule, g, h, h_own), 0), grid - 1)
+
+
+@kernel
+def _take_out(heads, following, preceding, sizes, least_key, open_count, d, node, g, key):
+    """Take open `node` of direction d out of its bucket (g, key): out of the bucket's list and
+    its counts, the row's least key moved on where the bucket was it and is now empty."""
     after, before = following[d, node], preceding[d, node]
     if before == NOTHING:
         heads[d, g, key] = after
@@ -165,26 +199,25 @@ def _unlink(heads, following, preceding, d, node, g, key):
         following[d, before] = after
     if after != NOTHING:
         preceding[d, after] = before
+    sizes[d, g, key] -= 1
+    open_count[d] -= 1
+    if sizes[d, g, key] == 0 and least_key[d, g] == key:
+        least_key[d, g] = _next_key(sizes, d, g, key + 1)
 
 
 @kernel
-def _link(heads, following, preceding, d, node, g, key):
-    """Put `node` first in its bucket's list."""
+def _put_in(heads, following, preceding, sizes, least_key, open_count, rows, d, node, g, key):
+    """Put `node` of direction d first in its bucket (g, key), counted in its row and direction."""
     first = heads[d, g, key]
     following[d, node] = first
     preceding[d, node] = NOTHING
     if first != NOTHING:
         preceding[d, first] = node
     heads[d, g, key] = node
-
-
-@kernel
-def _next_key(sizes, d, g, key):
-    """The least key from `key` on of a non-empty bucket in row g (NO_KEY if none)."""
-    for k in range(key, sizes.shape[2]):
-        if sizes[d, g, k] > 0:
-            return np.int64(k)
-    return NO_KEY
+    sizes[d, g, key] += 1
+    open_count[d] += 1
+    least_key[d, g] = min(least_key[d, g], key)
+    rows[d] = max(rows[d], g + 1)
 
 
 @kernel
@@ -243,12 +276,8 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
             root_own = h_start(forward_leaves, board, position, forward_scratch, 0) if reads_own else 0
         pack(board, bits, per_word, codes[d], 0)
         g[d, 0], h[d, 0], move[d, 0] = 0, root_h, -1
-        key[d, 0] = min(max(key_of(rule, 0, root_h, root_own), 0), grid - 1)
-        _link(heads, following, preceding, d, 0, 0, key[d, 0])
-        sizes[d, 0, key[d, 0]] += 1
-        open_count[d] = 1
-        least_key[d, 0] = key[d, 0]
-        rows[d] = 1
+        key[d, 0] = _bucket_key(rule, 0, root_h, root_own, grid)
+        _put_in(heads, following, preceding, sizes, least_key, open_count, rows, d, 0, 0, key[d, 0])
         n_nodes[d] = 1
     index_forward = insert(index_forward, codes[0], 0, find(index_forward, codes[0], codes[0], 0)[1], 1)
     index_backward = insert(index_backward, codes[1], 0, find(index_backward, codes[1], codes[1], 0)[1], 1)
@@ -279,11 +308,7 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
             row = forward_row if d == 0 else backward_row
             bucket = least_key[d, row]
             node = heads[d, row, bucket]
-            _unlink(heads, following, preceding, d, node, row, bucket)
-            sizes[d, row, bucket] -= 1
-            open_count[d] -= 1
-            if sizes[d, row, bucket] == 0:
-                least_key[d, row] = _next_key(sizes, d, row, bucket + 1)
+            _take_out(heads, following, preceding, sizes, least_key, open_count, d, node, row, bucket)
             closed[d, node] = True
             expanded[d] += 1
             blank = unpack(codes[d], node, bits, per_word, board)
@@ -320,7 +345,7 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
                 if child_g >= grid:
                     full = True
                     break
-                child_key = min(max(key_of(rule, child_g, child_h, own), 0), grid - 1)
+                child_key = _bucket_key(rule, child_g, child_h, own, grid)
                 index = index_forward if d == 0 else index_backward
                 child, slot = find(index, codes[d], child_code, 0)
                 other_index = index_backward if d == 0 else index_forward
@@ -336,12 +361,8 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
                     if closed[d, child]:
                         closed[d, child] = False
                     else:
-                        _unlink(heads, following, preceding, d, child, g[d, child], key[d, child])
-                        old_row, old_key = g[d, child], key[d, child]
-                        sizes[d, old_row, old_key] -= 1
-                        open_count[d] -= 1
-                        if sizes[d, old_row, old_key] == 0 and least_key[d, old_row] == old_key:
-                            least_key[d, old_row] = _next_key(sizes, d, old_row, old_key + 1)
+                        _take_out(heads, following, preceding, sizes, least_key, open_count, d, child, g[d, child],
+                                  key[d, child])
                 else:
                     if n_nodes[0] + n_nodes[1] >= max_nodes:
                         full = True
@@ -362,11 +383,7 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
                     else:
                         index_backward = insert(index_backward, codes[1], child, slot, n_nodes[1])
                 g[d, child], h[d, child], key[d, child], move[d, child] = child_g, child_h, child_key, direction
-                _link(heads, following, preceding, d, child, child_g, child_key)
-                sizes[d, child_g, child_key] += 1
-                open_count[d] += 1
-                least_key[d, child_g] = min(least_key[d, child_g], child_key)
-                rows[d] = max(rows[d], child_g + 1)
+                _put_in(heads, following, preceding, sizes, least_key, open_count, rows, d, child, child_g, child_key)
                 if met != EMPTY and child_g + g[1 - d, met] < upper:
                     upper = child_g + g[1 - d, met]
                     meeting[d], meeting[1 - d] = child, met
@@ -468,7 +485,7 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
         raise RuntimeError(f"{algorithm} ran out of nodes without a path from a solvable start")
     solution = None
     if outcome == FOUND_SHORTEST:
-        solution = moves_to_text(np.concatenate([forward, backward_moves[::-1] ^ 1]))
+        solution = moves_to_text(forward) + undone(moves_to_text(backward_moves))
     proves = heuristic.admissible and (heuristic.consistent or not needs_consistent)
     result = search_result(
         algorithm, heuristic.name, solution, optimal=proves, nodes_expanded=int(expanded.sum()),

@@ -25,8 +25,8 @@ from typing import NamedTuple
 import numpy as np
 
 from solvers.jit import kernel
-from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, NO_KEY, STOP, f_key, least_f_above, \
-    least_g_within, register_bidirectional
+from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, NO_KEY, STOP, f_key, initial_bound, \
+    least_g_within, raised_bound, register_bidirectional
 
 BOUND, STARTED, SIDE, CLUSTER, CLUSTER_BOUND = range(5)  # DVCBS's slots of the rule's memo
 NO_SIDE = -1
@@ -81,7 +81,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     g and the L it was chosen at)."""
     if memo[STARTED] == 0:
         memo[STARTED] = 1
-        memo[BOUND] = max(1, least_key[0, 0], least_key[1, 0])
+        memo[BOUND] = initial_bound(least_key)
         memo[SIDE] = NO_SIDE
     while True:
         bound = memo[BOUND]
@@ -104,9 +104,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
             memo[SIDE], memo[CLUSTER_BOUND] = side, bound
             memo[CLUSTER] = forward if side == FORWARD else backward
             return side, bound, memo[CLUSTER], memo[CLUSTER]
-        raised = min(least_f_above(sizes, 0, rows, bound), least_f_above(sizes, 1, rows, bound))
-        if forward >= 0 and backward >= 0:
-            raised = min(raised, forward + backward + rule.epsilon)
+        raised = raised_bound(sizes, rows, bound, forward, backward, rule.epsilon)
         if raised == NO_KEY:
             return EXHAUSTED, bound, -1, -1
         memo[BOUND] = raised

@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from solvers.jit import kernel
-from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, f_key, least_g_within, \
-    register_bidirectional
+from solvers.search.bidirectional import BACKWARD, EXHAUSTED, FORWARD, STOP, f_key, initial_bound, \
+    least_g_within, register_bidirectional
 
 LIMIT, PHASE, STARTED = 0, 1, 2  # GBFHS's slots of the rule's memo
 
@@ -33,7 +33,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     level's limit on f, memo[PHASE] 0 while it expands forward, 1 backward."""
     if memo[STARTED] == 0:
         memo[STARTED] = 1
-        memo[LIMIT] = max(1, least_key[0, 0], least_key[1, 0])
+        memo[LIMIT] = initial_bound(least_key)
     while True:
         limit = memo[LIMIT]
         if upper <= limit:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from solvers.jit import kernel
-from solvers.search.bidirectional import BOTH, EXHAUSTED, NO_KEY, STOP, f_key, least_f_above, \
+from solvers.search.bidirectional import BOTH, EXHAUSTED, NO_KEY, STOP, f_key, initial_bound, raised_bound, \
     register_bidirectional
 
 BOUND, STARTED, ADMITTED = 0, 1, 2  # NBS's slots of the rule's memo (ADMITTED: one per direction)
@@ -53,7 +53,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     memo[ADMITTED + d] how many nodes of f = L direction d has made ready."""
     if memo[STARTED] == 0:
         memo[STARTED] = 1
-        memo[BOUND] = max(1, least_key[0, 0], least_key[1, 0])
+        memo[BOUND] = initial_bound(least_key)
     while True:
         bound = memo[BOUND]
         if open_count[0] == 0 or open_count[1] == 0:
@@ -75,9 +75,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
                 admitted = True
         if admitted:
             continue
-        raised = min(least_f_above(sizes, 0, rows, bound), least_f_above(sizes, 1, rows, bound))
-        if paired:
-            raised = min(raised, forward + backward + rule.epsilon)
+        raised = raised_bound(sizes, rows, bound, forward, backward, rule.epsilon)
         if raised == NO_KEY:
             return EXHAUSTED, bound, -1, -1
         memo[BOUND] = raised

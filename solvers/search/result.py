@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from solvers.puzzle import MOVE_LETTERS, Puzzle
+from solvers.puzzle import MOVE_LETTERS, Puzzle, inverse_move
 
 SOLVED, UNSOLVABLE, GAVE_UP = "solved", "unsolvable", "gave_up"
 
@@ -157,6 +157,11 @@ def proved_none_shorter(result: SearchResult) -> bool:
 def moves_to_text(move_codes: np.ndarray) -> str:
     """Move codes 0..3 as a U/D/L/R string."""
     return "".join(MOVE_LETTERS[int(code)] for code in move_codes)
+
+
+def undone(moves: str) -> str:
+    """The moves that lead back along `moves` (a U/D/L/R string): each undone, in reverse order."""
+    return "".join(MOVE_LETTERS[inverse_move(MOVE_LETTERS.index(letter))] for letter in reversed(moves))
 
 
 def checked_start(puzzle: Puzzle, start, heuristic=None) -> np.ndarray:

@@ -14,11 +14,11 @@ import dataclasses
 import numpy as np
 
 from solvers.heuristics import Heuristic
-from solvers.puzzle import MOVE_LETTERS, Puzzle, inverse_move
+from solvers.puzzle import Puzzle
 from solvers.search.best_first import AUTO, TIE_BREAK, best_first, best_first_settings
 from solvers.search.bidirectional import heuristic_toward
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
-from solvers.search.result import SearchResult, checked_start, unsolvable_result, verified
+from solvers.search.result import SearchResult, checked_start, undone, unsolvable_result, verified
 
 
 def reverse_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
@@ -39,11 +39,6 @@ def reverse_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, no
     moves = undone(backward.moves)
     solved = dataclasses.replace(backward, heuristic=heuristic.name, moves=moves)
     return verified(puzzle, start, solved)
-
-
-def undone(moves: str) -> str:
-    """The moves that lead back along `moves`: each undone, in reverse order."""
-    return "".join(MOVE_LETTERS[inverse_move(MOVE_LETTERS.index(letter))] for letter in reversed(moves))
 
 
 register(Search(
