@@ -1,7 +1,8 @@
 """bidirectional.py -- the bidirectional searches beside A* and reverse A* on a set of instances, and beside their published counts.
 
 Solves the instances of --set (a packaged set such as korf100, or an instance file; --first N
-of them) with each search of --config (comma-separated registered searches; default: A*,
+of them, or on the sheet's own runs --easiest N: the N with the fewest published A*
+expansions) with each search of --config (comma-separated registered searches; default: A*,
 reverse A* and every bidirectional search) and the heuristic --heuristic (default manhattan),
 through solve_batch: every solution replayed, every length checked against the file's known
 one, one resumable CSV of rows per search under --out.
@@ -24,6 +25,7 @@ from solvers.atomic import write_csv
 from solvers.batch import solve_batch
 from solvers.benchmark_points import NO_PLOT_NOTE, read_rows, saved_figure, slug
 from solvers.cli_support import OneLineParser, positive, run_guarded
+from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances, published_columns
 from solvers.search.registry import search_named, searches
@@ -42,6 +44,9 @@ def main() -> int:
     parser.add_argument("--config", default=",".join(DEFAULT_CONFIG),
                         help=f"searches, comma-separated (default {','.join(DEFAULT_CONFIG)})")
     parser.add_argument("--first", type=positive(int, "a whole number", 1 << 30), help="only the first N instances")
+    parser.add_argument("--easiest", type=positive(int, "a whole number", 1 << 30),
+                        help="only the N instances with the fewest published A* expansions (Korf's 100 with "
+                             "Manhattan distance)")
     parser.add_argument("--jobs", type=positive(int, "a whole number", 256), default=1,
                         help="worker processes, one core each (default 1; seconds are only comparable at 1)")
     parser.add_argument("--time-limit", type=positive(float, "a number of seconds", 1e9),
@@ -52,7 +57,8 @@ def main() -> int:
     args = parser.parse_args()
     names = [search_named(name.strip()).name for name in args.config.split(",") if name.strip()]
     puzzle, instances = load_instances(args.set)
-    chosen = instances[:args.first] if args.first else instances
+    published = _published(args, len(instances))
+    chosen = _chosen(args, instances, published)
     heuristic = from_spec(puzzle, args.heuristic)
     tag = f"{slug(Path(args.set).stem)}-{slug(heuristic.name)}"
     limits = {"time_limit": args.time_limit, "memory": args.memory}
@@ -68,7 +74,6 @@ def main() -> int:
             return 1
         rows[name] = read_rows(out)
     numbers = [i.number for i in chosen if all(rows[n][i.number]["status"] == "solved" for n in names)]
-    published = _published(args, len(instances))
     table = [_line(name, rows[name], numbers, published) for name in names]
     _print_table(table, len(numbers), len(chosen), published is not None)
     summary_file = args.out / f"{tag}-summary.csv"
@@ -85,6 +90,20 @@ def _published(args, n_instances: int) -> dict[str, list[int]] | None:
     columns = published_columns("korf100-manhattan-bidirectional")
     assert all(len(column) == n_instances for column in columns.values())
     return columns
+
+
+def _chosen(args, instances: list, published: dict | None) -> list:
+    """The instances of --first or --easiest (all by default), in the set's order."""
+    if args.first and args.easiest:
+        raise InputError("give --first or --easiest, not both")
+    if args.easiest:
+        if published is None:
+            raise InputError(f"--easiest ranks instances by the published A* expansions, which exist only for "
+                             f"--set {PUBLISHED_SET} with --heuristic {PUBLISHED_HEURISTIC}")
+        effort = published["astar_expanded"]
+        kept = set(sorted(range(len(instances)), key=lambda i: effort[i])[:args.easiest])
+        return [instance for i, instance in enumerate(instances) if i in kept]
+    return instances[:args.first] if args.first else instances
 
 
 def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict | None) -> dict:

@@ -19,20 +19,14 @@ BIDIRECTIONAL = [name for name, search in searches().items() if search.family ==
 TOWARD_START = [*BIDIRECTIONAL, "reverse-astar"]
 OTHER_2X3_GOAL = (1, 2, 3, 0, 5, 4)
 HARDEST_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves from the standard goal
-CONSISTENT_ONLY = {"dibbs"}  # whose stopping rule proves the length only with a consistent heuristic
 
 
 def _solved_exactly(puzzle: Puzzle, heuristic, name: str, states) -> None:
-    """`name` finds each state's exact distance, proves it where its stopping rule can with this
-    heuristic, and reports consistent frontiers."""
+    """`name` finds and proves each state's exact distance and reports consistent frontiers."""
     search = searches()[name]
     for state, distance in states:
         result = search.run(puzzle, np.array(state, dtype=np.uint8), heuristic)
-        assert result.length == distance, (name, state)
-        if heuristic.consistent or name not in CONSISTENT_ONLY:
-            assert result.optimal and result.lower_bound == distance, (name, state)
-        else:  # the right length, but the stopping rule proves nothing with this heuristic: h of the start does
-            assert not result.optimal and result.lower_bound == heuristic(np.array(state, dtype=np.uint8))
+        assert result.length == distance and result.optimal and result.lower_bound == distance, (name, state)
         frontiers = result.frontiers
         if frontiers is None:
             continue
@@ -73,6 +67,53 @@ def test_other_heuristic_kinds_toward_the_start(name, spec):
     _solved_exactly(puzzle, from_spec(puzzle, spec), name, _sample(3, 3, 40, 7))
 
 
+def _must_expand(rows: int, cols: int, start: tuple) -> tuple[int, int, int]:
+    """Counted by brute force from exact distances, for Manhattan distance and the shortest
+    length C: the states with d(start, s) + h_F(s) < C, those with d(s, goal) + h_B(s) < C, and
+    the least vertex cover of the must-expand graph (Eckerle, Chen, Sturtevant, Zilles & Holte,
+    ICAPS 2017), whose edges join such a forward state u and backward state v with
+    d(start, u) + d(v, goal) + 1 < C. Each block of states at forward depth i meets each at
+    backward depth j with i + j <= C - 2 or none of it, so a least cover takes whole blocks:
+    the forward depths below some k and the backward ones up to C - 2 - k."""
+    puzzle = Puzzle(rows, cols)
+    goal = tuple(int(t) for t in puzzle.goal)
+    to_goal, from_start = distances(rows, cols, goal), distances(rows, cols, start)
+    states = np.array(list(to_goal), dtype=np.uint8)
+    length = to_goal[start]
+    toward_goal = from_spec(puzzle, "manhattan").evaluate_many(states)
+    toward_start = from_spec(Puzzle(rows, cols, goal=start), "manhattan").evaluate_many(states)
+    forward_depth = np.array([from_start[tuple(s)] for s in states.tolist()])
+    backward_depth = np.array(list(to_goal.values()))
+    forward = forward_depth[forward_depth + toward_goal < length]
+    backward = backward_depth[backward_depth + toward_start < length]
+    by_forward_depth = np.bincount(forward, minlength=length + 1)
+    by_backward_depth = np.bincount(backward, minlength=length + 1)
+    cover = min(by_forward_depth[:k].sum() + by_backward_depth[:max(0, length - 1 - k)].sum() for k in range(length + 1))
+    return len(forward), len(backward), int(cover)
+
+
+@pytest.mark.parametrize("name", BIDIRECTIONAL)
+def test_necessary_expansions_against_a_brute_force_count(name):
+    """Each direction's necessary expansions are states with g + h below the length, so at most
+    as many as there are; and those of a search that reads only the heuristic toward the other
+    end (all but DIBBS, which also reads the one toward its own end and may expand fewer) cover
+    the must-expand graph, so at least its least vertex cover."""
+    rng = np.random.default_rng(11)
+    starts = [tuple(int(t) for t in Puzzle(2, 3).random_state(rng)) for _ in range(12)]
+    starts += [tuple(int(t) for t in Puzzle(3, 3).random_state(rng)) for _ in range(3)]
+    for start in starts:
+        rows, cols = (2, 3) if len(start) == 6 else (3, 3)
+        board = Puzzle(rows, cols)
+        result = searches()[name].run(board, np.array(start, dtype=np.uint8), from_spec(board, "manhattan"))
+        if result.length == 0:
+            continue
+        forward, backward, cover = _must_expand(rows, cols, start)
+        frontiers = result.frontiers
+        assert frontiers.forward_necessary <= forward and frontiers.backward_necessary <= backward, start
+        if name != "dibbs":
+            assert frontiers.forward_necessary + frontiers.backward_necessary >= cover, start
+
+
 @pytest.mark.parametrize("name", TOWARD_START)
 def test_an_unsolvable_start_is_reported_without_a_search(name):
     puzzle = Puzzle(3, 3)
@@ -92,14 +133,16 @@ def test_a_node_limit_gives_up_with_a_proven_bound(name):
 
 @pytest.fixture(scope="module")
 def pdb_files(tmp_path_factory):
-    """Additive PDB files for the blank-first goals of 3x3 (4-4) and 2x4 (3-4), and a
-    non-additive 3x3 one."""
+    """Additive PDB files for the blank-first goals of 3x3 (4-4) and 2x4 (3-4), plain and
+    zero-aware, and a non-additive 3x3 one."""
     folder = tmp_path_factory.mktemp("pdbs")
     files = {}
     for rows, cols, partition in ((3, 3, preset(Puzzle(3, 3, tuple(range(9))), "4-4")),
                                   (2, 4, Partition("3-4", ((1, 2, 3), (4, 5, 6, 7))))):
         puzzle = Puzzle(rows, cols, tuple(range(rows * cols)))
         files[rows, cols] = build_pdb_file(plan_build(puzzle, partition), folder / f"{rows}x{cols}.h5")[0]
+        files[rows, cols, "zero-aware"] = build_pdb_file(plan_build(puzzle, partition, zero_aware=True),
+                                                         folder / f"{rows}x{cols}-zero-aware.h5")[0]
     puzzle = Puzzle(3, 3, tuple(range(9)))
     files["max"] = build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4"), additive=False), folder / "max.h5")[0]
     return files
@@ -123,10 +166,33 @@ def test_the_pdb_toward_a_start_never_overestimates_and_is_0_there(pdb_files, ro
 
 @pytest.mark.parametrize("name", TOWARD_START)
 def test_pdb_heuristics_give_exact_lengths(pdb_files, name):
+    """Plain tables (inconsistent) for every search that takes them, zero-aware ones for DIBBS."""
     puzzle = Puzzle(3, 3, tuple(range(9)))
     exact = sorted(distances(3, 3, tuple(range(9))).items())
     picked = [exact[i] for i in np.random.default_rng(5).choice(len(exact), 12, replace=False)]
-    _solved_exactly(puzzle, from_spec(puzzle, f"pdb:{pdb_files[3, 3]}"), name, picked)
+    kind = (3, 3, "zero-aware") if name == "dibbs" else (3, 3)
+    _solved_exactly(puzzle, from_spec(puzzle, f"pdb:{pdb_files[kind]}"), name, picked)
+
+
+# 2x4 states, found by running every one: where DIBBS stops at a longer path if it takes plain
+# tables, whose entries change by more than one per move; and where it did so with zero-aware
+# tables when the search kernel evaluated each heuristic at two places, one of which numba
+# compiled into a wrong value
+DIBBS_HARD_STATES = ((7, 1, 3, 2, 4, 5, 0, 6), (0, 5, 3, 4, 2, 7, 6, 1), (0, 7, 3, 6, 4, 2, 5, 1),
+                     (5, 2, 7, 3, 1, 6, 0, 4), (6, 4, 7, 0, 1, 5, 2, 3))
+
+
+def test_dibbs_refuses_an_inconsistent_heuristic_and_is_exact_with_a_consistent_one(pdb_files):
+    puzzle = Puzzle(2, 4, tuple(range(8)))
+    plain = from_spec(puzzle, f"pdb:{pdb_files[2, 4]}")
+    with pytest.raises(InputError) as refused:
+        searches()["dibbs"].run(puzzle, np.array(DIBBS_HARD_STATES[0], dtype=np.uint8), plain)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("dibbs finds the shortest length only with a consistent")
+    exact = distances(2, 4, tuple(range(8)))
+    zero_aware = from_spec(puzzle, f"pdb:{pdb_files[2, 4, 'zero-aware']}")
+    assert zero_aware.consistent and not plain.consistent
+    _solved_exactly(puzzle, zero_aware, "dibbs", [(state, exact[state]) for state in DIBBS_HARD_STATES])
 
 
 def test_a_non_additive_pdb_is_refused_in_one_line(pdb_files):

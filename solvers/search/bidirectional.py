@@ -80,8 +80,8 @@ def register_rule(rule_class: type, key, choose, *, reads_own: bool = False, nee
     """Make `rule_class` (a NamedTuple) a rule of the bidirectional kernel, with the kernels
     `key` and `choose` (signatures in the module docstring); `reads_own`: the key reads the
     heuristic toward the node's own end, which the kernel then evaluates at every node;
-    `needs_consistent`: the stopping rule proves the shortest length only with a consistent
-    heuristic (an admissible one is enough otherwise)."""
+    `needs_consistent`: the stopping rule holds only with a consistent heuristic, and the
+    search refuses one that may not be (an admissible one is enough otherwise)."""
     _RULES[rule_class] = RuleKernels(key, choose, reads_own, needs_consistent)
 
 
@@ -228,6 +228,29 @@ def _grown_rows(array, capacity):
     return bigger
 
 
+# Each heuristic is evaluated at one call site, in these two kernels (not inlined): numba
+# miscompiled PDB evaluations (pdb_eager.py's inlined update) inlined at two places of the
+# search kernel, and DIBBS, which reads both heuristics in both directions, read h toward its
+# own end as 0 one move from it (tests/test_bidirectional.py keeps the states that showed it).
+@kernel
+def _estimates(leaves, scratch, own_leaves, own_scratch, reads_own, board, position):
+    """(h, h_own) of `board` by `leaves` and, if `reads_own`, `own_leaves` (else 0), each
+    filling row 0 of its scratch."""
+    h = np.int64(h_start(leaves, board, position, scratch, 0))
+    own = np.int64(h_start(own_leaves, board, position, own_scratch, 0)) if reads_own else np.int64(0)
+    return h, own
+
+
+@kernel
+def _child_estimates(leaves, scratch, own_leaves, own_scratch, reads_own, board, position, tile, source, target):
+    """(h, h_own) after `tile` moved from `source` to `target`, as h_child gives them from
+    row 0 of each scratch (h_own 0 unless `reads_own`)."""
+    h = np.int64(h_child(leaves, board, position, scratch, 0, tile, source, target))
+    own = np.int64(h_child(own_leaves, board, position, own_scratch, 0, tile, source, target)) if reads_own \
+        else np.int64(0)
+    return h, own
+
+
 @kernel
 def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_own, layout, grid, stop):
     """Front-to-end bidirectional search from `start` (forward, estimating the distance to
@@ -268,12 +291,12 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
     for d in range(2):
         if d == 0:
             board[:] = start
-            root_h = h_start(forward_leaves, board, position, forward_scratch, 0)
-            root_own = h_start(backward_leaves, board, position, backward_scratch, 0) if reads_own else 0
+            root_h, root_own = _estimates(forward_leaves, forward_scratch, backward_leaves, backward_scratch,
+                                          reads_own, board, position)
         else:
             board[:] = goal
-            root_h = h_start(backward_leaves, board, position, backward_scratch, 0)
-            root_own = h_start(forward_leaves, board, position, forward_scratch, 0) if reads_own else 0
+            root_h, root_own = _estimates(backward_leaves, backward_scratch, forward_leaves, forward_scratch,
+                                          reads_own, board, position)
         pack(board, bits, per_word, codes[d], 0)
         g[d, 0], h[d, 0], move[d, 0] = 0, root_h, -1
         key[d, 0] = _bucket_key(rule, 0, root_h, root_own, grid)
@@ -313,13 +336,11 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
             expanded[d] += 1
             blank = unpack(codes[d], node, bits, per_word, board)
             if d == 0:
-                h_start(forward_leaves, board, position, forward_scratch, 0)
-                if reads_own:
-                    h_start(backward_leaves, board, position, backward_scratch, 0)
+                _estimates(forward_leaves, forward_scratch, backward_leaves, backward_scratch, reads_own, board,
+                           position)
             else:
-                h_start(backward_leaves, board, position, backward_scratch, 0)
-                if reads_own:
-                    h_start(forward_leaves, board, position, forward_scratch, 0)
+                _estimates(backward_leaves, backward_scratch, forward_leaves, forward_scratch, reads_own, board,
+                           position)
             child_g = np.int64(g[d, node]) + 1
             for direction in range(N_DIRECTIONS):
                 if node != 0 and direction == move[d, node] ^ 1:
@@ -330,14 +351,11 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
                 tile = slide(board, position, target, blank)
                 generated += 1
                 if d == 0:
-                    child_h = np.int64(h_child(forward_leaves, board, position, forward_scratch, 0, tile, target, blank))
-                    own = np.int64(h_child(backward_leaves, board, position, backward_scratch, 0, tile, target,
-                                           blank)) if reads_own else 0
+                    child_h, own = _child_estimates(forward_leaves, forward_scratch, backward_leaves, backward_scratch,
+                                                    reads_own, board, position, tile, target, blank)
                 else:
-                    child_h = np.int64(h_child(backward_leaves, board, position, backward_scratch, 0, tile, target,
-                                               blank))
-                    own = np.int64(h_child(forward_leaves, board, position, forward_scratch, 0, tile, target,
-                                           blank)) if reads_own else 0
+                    child_h, own = _child_estimates(backward_leaves, backward_scratch, forward_leaves, forward_scratch,
+                                                    reads_own, board, position, tile, target, blank)
                 pack(board, bits, per_word, child_code, 0)
                 slide(board, position, blank, target)
                 if child_g + child_h >= upper:
@@ -458,8 +476,12 @@ def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic
     the memory available hold); the search gives up (GAVE_UP, with the lower bound it proved) at
     that limit or after `time_limit` seconds, compile excluded. The result's `frontiers` says
     what each direction expanded and where they met; it is optimal with an admissible heuristic, or
-    a consistent one where the rule needs it.
+    a consistent one where the rule needs it: a one-line InputError for one that may not be.
     """
+    if rule_kernels(rule).needs_consistent and not heuristic.consistent:
+        raise InputError(f"{algorithm} finds the shortest length only with a consistent heuristic, and "
+                         f"{heuristic.name} may not be (plain PDB tables take the least entry over the blank's "
+                         "cells; uncompressed zero-aware tables, built with --zero-aware, are consistent)")
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)
@@ -473,7 +495,7 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
     toward it."""
     max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic, memory)
     search = heuristic.kernel(_bidirectional)
-    reads_own, needs_consistent = rule_kernels(rule)[2:]
+    reads_own = rule_kernels(rule).reads_own
     stop = np.zeros(1, dtype=np.uint8)
     estimates = (heuristic.leaves, heuristic.n_columns, backward.leaves, backward.n_columns)
     fixed = (puzzle.neighbours, puzzle.goal, estimates, rule, reads_own, packing(puzzle), grid_size(puzzle), stop)
@@ -486,7 +508,7 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
     solution = None
     if outcome == FOUND_SHORTEST:
         solution = moves_to_text(forward) + undone(moves_to_text(backward_moves))
-    proves = heuristic.admissible and (heuristic.consistent or not needs_consistent)
+    proves = heuristic.admissible
     result = search_result(
         algorithm, heuristic.name, solution, optimal=proves, nodes_expanded=int(expanded.sum()),
         nodes_generated=generated, seconds=seconds, initial_h=heuristic(board), admissible=heuristic.admissible,

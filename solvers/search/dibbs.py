@@ -5,8 +5,11 @@ g - h_own is how much the path from its own end exceeds the estimate of that dis
 excess any path through the node also pays from the other side. DIBBS expands, in the
 direction of the smaller least f-bar (on a tie, the one with fewer open nodes, forward if
 equal), a node of least f-bar, the one of least g among them, and stops when the incumbent U is at most ceil((fbar_F + fbar_B) / 2) of
-the two least f-bars, which is a lower bound on every path not yet found with a consistent
-heuristic. The kernel is bidirectional.py's; it evaluates both heuristics at every node.
+the two least f-bars. That is a lower bound on every path not yet found only where h(n) - h(m)
+<= d(n, m) for every two states, in both directions: a consistent heuristic. With an inconsistent
+one (plain PDB tables, which take the least entry over the blank's cells) DIBBS stops early
+with a longer path, so the search refuses it. The kernel is bidirectional.py's; it evaluates
+both heuristics at every node.
 """
 
 from __future__ import annotations
@@ -44,5 +47,5 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
 
 dibbs = register_bidirectional(
     "dibbs", "DIBBS: bidirectional search on f-bar = 2g + h - h_own, stopping at the mean of the two least"
-    "; optimal with a consistent heuristic",
+    "; it takes consistent heuristics only",
     DynamicallyImprovedBounds(1), _key, _choose, reads_own=True, needs_consistent=True)
