@@ -8,8 +8,9 @@ through solve_batch: every solution replayed, every length checked against the f
 one, one resumable CSV of rows per search under --out.
 
 Prints, per search, over the instances that every search solved: total expansions, the
-necessary ones (g + h below the optimal length, bidirectional searches only), total seconds
-of search and microseconds per expansion; for Korf's 100 with Manhattan distance, beside the
+necessary ones (g + h below the optimal length, bidirectional searches only), the most
+nodes stored on one instance (its memory; none for IDA*), total seconds of search and
+microseconds per expansion; for Korf's 100 with Manhattan distance, beside the
 published totals of tinamil/dibbs's result sheet on the same instances
 (data/korf100-manhattan-bidirectional.txt) and their ratios. Writes <set>-<heuristic>-summary.csv
 and a plot of each instance's expansions against A*'s, one series per search.
@@ -79,7 +80,11 @@ def main() -> int:
     summary_file = args.out / f"{tag}-summary.csv"
     write_csv(summary_file, table)
     plot = _plot(rows, numbers, args.out / f"{tag}.png", f"{args.set}, {heuristic.name}")
-    print(f"wrote {summary_file}" + (f" and {plot}" if plot else NO_PLOT_NOTE))
+    if "astar" not in rows or not numbers:
+        print(f"wrote {summary_file} (no plot: it draws each search against A*, which needs --config with astar "
+              "and an instance every search solved)")
+    else:
+        print(f"wrote {summary_file}" + (f" and {plot}" if plot else NO_PLOT_NOTE))
     return 0
 
 
@@ -113,8 +118,9 @@ def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict 
     necessary = sum(int(rows[n]["forward_necessary"] or 0) + int(rows[n]["backward_necessary"] or 0)
                     for n in numbers)
     bidirectional = bool(numbers) and rows[numbers[0]]["forward_necessary"] != ""
+    stored = max((int(rows[n].get("nodes_stored") or 0) for n in numbers), default=0)
     line = {"search": name, "expanded": expanded, "necessary": necessary if bidirectional else "",
-            "seconds": round(seconds, 3), "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
+            "most_stored": stored or "", "seconds": round(seconds, 3), "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
             "published_expanded": "", "expanded_ratio": "", "published_us_per_expansion": "", "time_ratio": ""}
     column = name.replace("-", "_")
     if published is not None and f"{column}_expanded" in published and numbers:
@@ -129,12 +135,13 @@ def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict 
 
 def _print_table(table: list[dict], solved: int, chosen: int, published: bool) -> None:
     print(f"\nover the {solved} of {chosen} instances that every search solved:")
-    print("| search | expanded | necessary | seconds | us per expansion |"
+    print("| search | expanded | necessary | most stored | seconds | us per expansion |"
           + (" published expanded | ratio | published us per expansion | ratio |" if published else ""))
-    print("| --- | ---: | ---: | ---: | ---: |" + (" ---: | ---: | ---: | ---: |" if published else ""))
+    print("| --- | ---: | ---: | ---: | ---: | ---: |" + (" ---: | ---: | ---: | ---: |" if published else ""))
     for line in table:
         cells = [line["search"], f"{line['expanded']:,}", f"{line['necessary']:,}" if line["necessary"] != "" else "",
-                 line["seconds"], line["us_per_expansion"]]
+                 f"{line['most_stored']:,}" if line["most_stored"] != "" else "", line["seconds"],
+                 line["us_per_expansion"]]
         if published:
             theirs = line["published_expanded"]
             cells += [f"{theirs:,}" if theirs != "" else "", line["expanded_ratio"],

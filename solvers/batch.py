@@ -57,13 +57,14 @@ FRONTIER_FIELDS = ("forward_expanded", "backward_expanded", "forward_necessary",
                    "meeting_depth")
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "lower_bound", "suboptimality", "initial_h", "nodes_expanded",
-    "nodes_generated", "seconds", "first_seconds", "found_seconds", "moves", "iterations", *SETTINGS_FIELDS,
+    "nodes_generated", "nodes_stored", "seconds", "first_seconds", "found_seconds", "moves", "iterations", *SETTINGS_FIELDS,
     *RUN_FIELDS, "bpmx_raises", "bpmx_cutoffs", *FRONTIER_FIELDS,
 ]
 FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
 # columns added after results files were first written: an older file's rows resume with them
 # empty (limits unknown: such a row that gave up is solved again)
-ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds", *RUN_FIELDS, *FRONTIER_FIELDS)
+ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds", *RUN_FIELDS, *FRONTIER_FIELDS,
+                "nodes_stored")
 # the columns the clock fills, which differ between otherwise equal runs of a batch
 TIMING_FIELDS = ("seconds", "first_seconds", "found_seconds")
 
@@ -172,6 +173,7 @@ def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict
         "initial_h": result.initial_h,
         "nodes_expanded": result.nodes_expanded,
         "nodes_generated": result.nodes_generated,
+        "nodes_stored": result.nodes_stored,
         "seconds": f"{result.seconds:.6f}",
         "first_seconds": f"{result.found[0][1]:.6f}" if result.found else "",
         "found_seconds": f"{result.found[-1][1]:.6f}" if result.found else "",

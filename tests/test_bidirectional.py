@@ -27,6 +27,7 @@ def _solved_exactly(puzzle: Puzzle, heuristic, name: str, states) -> None:
     for state, distance in states:
         result = search.run(puzzle, np.array(state, dtype=np.uint8), heuristic)
         assert result.length == distance and result.optimal and result.lower_bound == distance, (name, state)
+        assert 0 < result.nodes_stored <= result.nodes_generated + 2  # the roots, and children stored once
         frontiers = result.frontiers
         if frontiers is None:
             continue

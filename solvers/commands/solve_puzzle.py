@@ -132,7 +132,8 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
         lines.append(f"bound      the shortest solution has at least {result.lower_bound} moves{source}{within}")
     how = f" (move pruning {searched['prune']}{', last iteration completed' if searched['full_last_iteration'] else ''})" \
         if "prune" in searched else ""
-    lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{how}")
+    stored = f", {result.nodes_stored:,} stored" if result.nodes_stored else ""
+    lines.append(f"nodes      {result.nodes_expanded:,} expanded, {result.nodes_generated:,} generated{stored}{how}")
     if result.frontiers is not None:
         met = result.frontiers
         lines.append(f"frontiers  forward {met.forward_expanded:,} expanded ({met.forward_necessary:,} necessary), "

@@ -455,6 +455,7 @@ def stored_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algor
         optimal=heuristic.admissible and weights[0] == weights[1] and prune_at is None and batch == 1,
         nodes_expanded=expanded,
         nodes_generated=generated,
+        nodes_stored=stored,
         seconds=seconds,
         initial_h=initial_h,
         reason=reason,

@@ -511,7 +511,7 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
     proves = heuristic.admissible
     result = search_result(
         algorithm, heuristic.name, solution, optimal=proves, nodes_expanded=int(expanded.sum()),
-        nodes_generated=generated, seconds=seconds, initial_h=heuristic(board), admissible=heuristic.admissible,
+        nodes_generated=generated, nodes_stored=stored, seconds=seconds, initial_h=heuristic(board), admissible=heuristic.admissible,
         reason=limit_reason(late, time_limit, max_nodes, "stored nodes"), proven=bound if proves else 0)
     if solution is not None:
         result = dataclasses.replace(result, frontiers=Frontiers(

@@ -24,9 +24,11 @@ class Iteration:
 class Frontiers:
     """What a bidirectional search did in each direction: nodes expanded forward (from the
     start) and backward (from the goal); of those, the *necessary* ones, whose g + h (h toward
-    the other end) is below the length found, which every search proving that length with this
-    heuristic expands (Eckerle, Chen, Sturtevant, Zilles & Holte 2017); the state where the
-    shortest path found joins the two searches, and its distance from the start."""
+    the other end) is below the length found: those a unidirectional search must expand to prove
+    the length, of which a front-to-end bidirectional one need only expand a cover of the pairs
+    that could still join into a shorter path (Eckerle, Chen, Sturtevant, Zilles & Holte 2017);
+    the state where the shortest path found joins the two searches, and its distance from the
+    start."""
 
     forward_expanded: int
     backward_expanded: int
@@ -64,6 +66,9 @@ class SearchResult:
                        KeyboardInterrupt (a batch writes no row for it)
       nodes_expanded   nodes whose children were generated
       nodes_generated  children generated (after move pruning: see solvers/search/move_pruning.py)
+      nodes_stored     states a search that stores them held at its end (A* and the other
+                       best-first searches, the bidirectional ones in both stores together): its
+                       memory; 0 for the searches that store none (IDA*, depth-first)
       initial_h        the heuristic's value at the start state
       iterations       the passes of a deepening search, in order (empty for other searches)
       bpmx             whether the search applied BPMX (bidirectional pathmax, IDA* and A*)
@@ -82,6 +87,7 @@ class SearchResult:
     optimal: bool = False
     nodes_expanded: int = 0
     nodes_generated: int = 0
+    nodes_stored: int = 0
     seconds: float = 0.0
     initial_h: int = 0
     iterations: tuple[Iteration, ...] = field(default=())
@@ -197,6 +203,7 @@ def search_result(
     seconds: float,
     initial_h: int,
     reason: str,
+    nodes_stored: int = 0,
     iterations: tuple[Iteration, ...] = (),
     bpmx: tuple[bool, int, int] = (False, 0, 0),
     admissible: bool = True,
@@ -216,6 +223,7 @@ def search_result(
         optimal=solved and optimal,
         nodes_expanded=int(nodes_expanded),
         nodes_generated=int(nodes_generated),
+        nodes_stored=int(nodes_stored),
         seconds=seconds,
         initial_h=int(initial_h),
         iterations=iterations,
