@@ -67,9 +67,11 @@ def main() -> int:
     rows = {}
     for name in names:
         out = args.out / f"{tag}-{name}.csv"
+        taken = {option.name for option in search_named(name).options}  # IDA* stores no nodes: no memory budget
         summary = solve_batch(puzzle, chosen, heuristic, out, algorithm=name, jobs=args.jobs,
                               progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr),
-                              redo_other_limits=True, **{k: v for k, v in limits.items() if v is not None})
+                              redo_other_limits=True,
+                              **{k: v for k, v in limits.items() if v is not None and k in taken})
         if summary.mismatches:
             print(f"{name}: lengths differ from the known ones on instances {summary.mismatches}")
             return 1
