@@ -19,8 +19,10 @@ import numba
 from numba.core.errors import NumbaIRAssumptionWarning
 
 # numba's pedantic SSA check warns about variables of inlined kernels ("... is not in scope")
-# that its own passes handle; the code is correct (the tests compare every kernel with a naive
-# twin), and users should not see numba's request to report it.
+# that its own passes handle, and users should not see numba's request to report it. The tests
+# compare every kernel with a naive twin; one case slipped past its passes: a PDB evaluation
+# inlined at two places of one kernel, which returned a wrong value at one of them, so a search
+# kernel evaluates each heuristic at one place (solvers/search/bidirectional.py).
 warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 from solvers import wording
