@@ -81,11 +81,11 @@ def main() -> int:
     _print_table(table, len(numbers), len(chosen), published is not None)
     summary_file = args.out / f"{tag}-summary.csv"
     write_csv(summary_file, table)
-    plot = _plot(rows, numbers, args.out / f"{tag}.png", f"{args.set}, {heuristic.name}")
     if "astar" not in rows or not numbers:
         print(f"wrote {summary_file} (no plot: it draws each search against A*, which needs --config with astar "
               "and an instance every search solved)")
     else:
+        plot = _plot(rows, numbers, args.out / f"{tag}.png", f"{args.set}, {heuristic.name}")
         print(f"wrote {summary_file}" + (f" and {plot}" if plot else NO_PLOT_NOTE))
     return 0
 
@@ -122,7 +122,8 @@ def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict 
     bidirectional = bool(numbers) and rows[numbers[0]]["forward_necessary"] != ""
     stored = max((int(rows[n].get("nodes_stored") or 0) for n in numbers), default=0)
     line = {"search": name, "expanded": expanded, "necessary": necessary if bidirectional else "",
-            "most_stored": stored or "", "seconds": round(seconds, 3), "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
+            "most_stored": stored or "", "seconds": round(seconds, 3),
+            "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
             "published_expanded": "", "expanded_ratio": "", "published_us_per_expansion": "", "time_ratio": ""}
     column = name.replace("-", "_")
     if published is not None and f"{column}_expanded" in published and numbers:
@@ -152,16 +153,14 @@ def _print_table(table: list[dict], solved: int, chosen: int, published: bool) -
 
 
 def _plot(rows: dict[str, dict], numbers: list[int], path: Path, title: str) -> Path | None:
-    """Each instance's expansions against A*'s, a series per other search (log-log); None
-    without matplotlib or without A*'s rows."""
+    """Each instance's expansions against A*'s (`rows` must hold A*'s), a series per other
+    search (log-log); None without matplotlib."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return None
-    if "astar" not in rows or not numbers:
         return None
     figure, axes = plt.subplots(figsize=(7, 6))
     astar = [int(rows["astar"][n]["nodes_expanded"]) for n in numbers]

@@ -57,7 +57,8 @@ FRONTIER_FIELDS = ("forward_expanded", "backward_expanded", "forward_necessary",
                    "meeting_depth")
 ROW_FIELDS = [
     "id", "status", "length", "known_length", "lower_bound", "suboptimality", "initial_h", "nodes_expanded",
-    "nodes_generated", "nodes_stored", "seconds", "first_seconds", "found_seconds", "moves", "iterations", *SETTINGS_FIELDS,
+    "nodes_generated", "nodes_stored", "seconds", "first_seconds", "found_seconds", "moves", "iterations",
+    *SETTINGS_FIELDS,
     *RUN_FIELDS, "bpmx_raises", "bpmx_cutoffs", *FRONTIER_FIELDS,
 ]
 FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")

@@ -21,8 +21,9 @@ from numba.core.errors import NumbaIRAssumptionWarning
 # numba's pedantic SSA check warns about variables of inlined kernels ("... is not in scope")
 # that its own passes handle, and users should not see numba's request to report it. The tests
 # compare every kernel with a naive twin; one case slipped past its passes: a PDB evaluation
-# inlined at two places of one kernel, which returned a wrong value at one of them, so a search
-# kernel evaluates each heuristic at one place (solvers/search/bidirectional.py).
+# inlined at two places of the bidirectional search kernel returned a wrong value at one of
+# them, so that kernel calls small kernels that evaluate the heuristics
+# (solvers/search/bidirectional.py).
 warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 from solvers import wording

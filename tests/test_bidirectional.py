@@ -89,7 +89,8 @@ def _must_expand(rows: int, cols: int, start: tuple) -> tuple[int, int, int]:
     backward = backward_depth[backward_depth + toward_start < length]
     by_forward_depth = np.bincount(forward, minlength=length + 1)
     by_backward_depth = np.bincount(backward, minlength=length + 1)
-    cover = min(by_forward_depth[:k].sum() + by_backward_depth[:max(0, length - 1 - k)].sum() for k in range(length + 1))
+    cover = min(by_forward_depth[:k].sum() + by_backward_depth[:max(0, length - 1 - k)].sum()
+                for k in range(length + 1))
     return len(forward), len(backward), int(cover)
 
 

@@ -228,10 +228,12 @@ def _grown_rows(array, capacity):
     return bigger
 
 
-# Each heuristic is evaluated at one call site, in these two kernels (not inlined): numba
-# miscompiled PDB evaluations (pdb_eager.py's inlined update) inlined at two places of the
-# search kernel, and DIBBS, which reads both heuristics in both directions, read h toward its
-# own end as 0 one move from it (tests/test_bidirectional.py keeps the states that showed it).
+# The heuristics are evaluated in these two small kernels, which numba does not inline into the
+# search kernel. Inlined there, at the two places each heuristic was needed (toward the other end
+# in one direction, toward its own end in the other), numba compiled one PDB evaluation
+# (pdb_eager.py's inlined update) into a wrong value: DIBBS read h toward a node's own end as 0
+# one move from it (tests/test_bidirectional.py keeps the states that showed it; every 2x4 state
+# gets its exact length with these kernels).
 @kernel
 def _estimates(leaves, scratch, own_leaves, own_scratch, reads_own, board, position):
     """(h, h_own) of `board` by `leaves` and, if `reads_own`, `own_leaves` (else 0), each
@@ -511,7 +513,8 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
     proves = heuristic.admissible
     result = search_result(
         algorithm, heuristic.name, solution, optimal=proves, nodes_expanded=int(expanded.sum()),
-        nodes_generated=generated, nodes_stored=stored, seconds=seconds, initial_h=heuristic(board), admissible=heuristic.admissible,
+        nodes_generated=generated, nodes_stored=stored, seconds=seconds, initial_h=heuristic(board),
+        admissible=heuristic.admissible,
         reason=limit_reason(late, time_limit, max_nodes, "stored nodes"), proven=bound if proves else 0)
     if solution is not None:
         result = dataclasses.replace(result, frontiers=Frontiers(
