@@ -452,8 +452,9 @@ def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str) -
     puzzle = heuristic.puzzle
     toward = Puzzle(puzzle.rows, puzzle.cols, goal=target)
     databases = {str(d.path.resolve()): d for term in heuristic.terms for d in getattr(term, "databases", ())}
-    with tempfile.TemporaryDirectory(prefix="tilepdb-toward-") as folder:
+    with contextlib.ExitStack() as tables:  # a folder for the built tables, made only if some are
         spec = heuristic.spec
+        folder = tables.enter_context(tempfile.TemporaryDirectory(prefix="tilepdb-toward-")) if databases else None
         for resolved, database in databases.items():
             if database.cost_model != ADDITIVE:
                 raise InputError(f"{algorithm} searches backward, toward the start state, and builds the tables of "
