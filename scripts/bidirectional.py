@@ -1,8 +1,8 @@
 """bidirectional.py -- the bidirectional searches beside A* and reverse A* on a set of instances, and beside their published counts.
 
 Solves the instances of --set (a packaged set such as korf100, or an instance file; --first N
-of them, or on the sheet's own runs --easiest N: the N with the fewest published A*
-expansions) with each search of --config (comma-separated registered searches; default: A*,
+of them, --shortest N: the N of shortest known optimal length, or on the sheet's own runs
+--easiest N: the N with the fewest published A* expansions) with each search of --config (comma-separated registered searches; default: A*,
 reverse A* and every bidirectional search) and the heuristic --heuristic (default manhattan),
 through solve_batch: every solution replayed, every length checked against the file's known
 one, one resumable CSV of rows per search under --out.
@@ -13,7 +13,8 @@ nodes stored on one instance (its memory; none for IDA*), total seconds of searc
 microseconds per expansion; for Korf's 100 with Manhattan distance, beside the
 published totals of tinamil/dibbs's result sheet on the same instances
 (data/korf100-manhattan-bidirectional.txt) and their ratios. Writes <set>-<heuristic>-summary.csv
-and a plot of each instance's expansions against A*'s, one series per search.
+(-first20, -easiest50 or -shortest5 before -summary for a subset) and a plot of each
+instance's expansions against A*'s, one series per search.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def main() -> int:
     parser.add_argument("--easiest", type=positive(int, "a whole number", 1 << 30),
                         help="only the N instances with the fewest published A* expansions (Korf's 100 with "
                              "Manhattan distance)")
+    parser.add_argument("--shortest", type=positive(int, "a whole number", 1 << 30),
+                        help="only the N instances with the shortest known optimal lengths (ties: the first)")
     parser.add_argument("--jobs", type=positive(int, "a whole number", 256), default=1,
                         help="worker processes, one core each (default 1; seconds are only comparable at 1)")
     parser.add_argument("--time-limit", type=positive(float, "a number of seconds", 1e9),
@@ -79,13 +82,15 @@ def main() -> int:
     numbers = [i.number for i in chosen if all(rows[n][i.number]["status"] == "solved" for n in names)]
     table = [_line(name, rows[name], numbers, published) for name in names]
     _print_table(table, len(numbers), len(chosen), published is not None)
-    summary_file = args.out / f"{tag}-summary.csv"
+    chosen_tag = next((f"-{option}{value}" for option in ("first", "easiest", "shortest")
+                       if (value := getattr(args, option))), "")  # a subset's summary beside the whole set's
+    summary_file = args.out / f"{tag}{chosen_tag}-summary.csv"
     write_csv(summary_file, table)
     if "astar" not in rows or not numbers:
         print(f"wrote {summary_file} (no plot: it draws each search against A*, which needs --config with astar "
               "and an instance every search solved)")
     else:
-        plot = _plot(rows, numbers, args.out / f"{tag}.png", f"{args.set}, {heuristic.name}")
+        plot = _plot(rows, numbers, args.out / f"{tag}{chosen_tag}.png", f"{args.set}, {heuristic.name}")
         print(f"wrote {summary_file}" + (f" and {plot}" if plot else NO_PLOT_NOTE))
     return 0
 
@@ -100,9 +105,15 @@ def _published(args, n_instances: int) -> dict[str, list[int]] | None:
 
 
 def _chosen(args, instances: list, published: dict | None) -> list:
-    """The instances of --first or --easiest (all by default), in the set's order."""
-    if args.first and args.easiest:
-        raise InputError("give --first or --easiest, not both")
+    """The instances of --first, --easiest or --shortest (all by default), in the set's order."""
+    if sum(bool(choice) for choice in (args.first, args.easiest, args.shortest)) > 1:
+        raise InputError("give one of --first, --easiest and --shortest")
+    if args.shortest:
+        if any(instance.optimal is None for instance in instances):
+            raise InputError(f"--shortest ranks instances by their known optimal lengths, and {args.set} does not "
+                             "give every one")
+        kept = sorted(instances, key=lambda instance: (instance.optimal, instance.number))[:args.shortest]
+        return sorted(kept, key=lambda instance: instance.number)
     if args.easiest:
         if published is None:
             raise InputError(f"--easiest ranks instances by the published A* expansions, which exist only for "
