@@ -1,8 +1,8 @@
 """bidirectional.py -- the bidirectional searches beside A* and reverse A* on a set of instances, and beside their published counts.
 
 Solves the instances of --set (a packaged set such as korf100, or an instance file; --first N
-of them, --shortest N: the N of shortest known optimal length, or on the sheet's own runs
---easiest N: the N with the fewest published A* expansions) with each search of --config (comma-separated registered searches; default: A*,
+of them, --shortest N: the N of shortest known optimal length, --numbers: those numbered, or
+on the sheet's own runs --easiest N: the N with the fewest published A* expansions) with each search of --config (comma-separated registered searches; default: A*,
 reverse A* and every bidirectional search) and the heuristic --heuristic (default manhattan),
 through solve_batch: every solution replayed, every length checked against the file's known
 one, one resumable CSV of rows per search under --out.
@@ -14,8 +14,9 @@ microseconds per expansion; for Korf's 100 with Manhattan distance, beside the
 published totals of tinamil/dibbs's result sheet on the same instances
 (data/korf100-manhattan-bidirectional.txt) and their ratios. Writes <set>-<heuristic>-summary.csv
 (-first20, -easiest50 or -shortest5 before -summary for a subset) and a plot of each
-instance's expansions against A*'s, one series per search. --setup only times building the
-heuristic toward each start.
+instance's expansions against A*'s, one series per search. --toward-tables DIR keeps the PDB
+tables built toward each start for the next searches of that start; --setup only times
+building them.
 """
 
 from __future__ import annotations
@@ -54,12 +55,16 @@ def main() -> int:
                              "Manhattan distance)")
     parser.add_argument("--shortest", type=positive(int, "a whole number", 1 << 30),
                         help="only the N instances with the shortest known optimal lengths (ties: the first)")
+    parser.add_argument("--numbers", help="only the instances of these numbers (comma-separated)")
     parser.add_argument("--jobs", type=positive(int, "a whole number", 256), default=1,
                         help="worker processes, one core each (default 1; seconds are only comparable at 1)")
     parser.add_argument("--time-limit", type=positive(float, "a number of seconds", 1e9),
                         help="seconds per instance before a search gives up")
     parser.add_argument("--memory", type=positive(float, "a number of GiB", 1e6),
                         help="GiB of nodes per instance (default: a share of the memory available)")
+    parser.add_argument("--toward-tables", type=Path, metavar="DIR",
+                        help="keep the PDB tables built toward each start in DIR, built by the first search of "
+                             "a start and read by the others (as much room per start as the goal's tables)")
     parser.add_argument("--setup", action="store_true",
                         help="only time building the heuristic toward each start (a backward search's set-up)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "bidirectional", help="folder of the results")
@@ -70,7 +75,7 @@ def main() -> int:
     chosen = _chosen(args, instances, published)
     heuristic = from_spec(puzzle, args.heuristic)
     tag = f"{slug(Path(args.set).stem)}-{slug(heuristic.name)}"
-    limits = {"time_limit": args.time_limit, "memory": args.memory}
+    options = {"time_limit": args.time_limit, "memory": args.memory, "toward_tables": args.toward_tables}
     if args.setup:
         seconds = _setup_seconds(heuristic, chosen)
         print(f"{args.set}, {heuristic.name}: built toward {len(seconds)} starts in {sum(seconds):.1f} s, "
@@ -80,11 +85,11 @@ def main() -> int:
     rows = {}
     for name in names:
         out = args.out / f"{tag}-{name}.csv"
-        taken = {option.name for option in search_named(name).options}  # IDA* stores no nodes: no memory budget
+        taken = {option.name for option in search_named(name).options}  # IDA* takes no memory budget, A* no tables
         summary = solve_batch(puzzle, chosen, heuristic, out, algorithm=name, jobs=args.jobs,
                               progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr),
                               redo_other_limits=True,
-                              **{k: v for k, v in limits.items() if v is not None and k in taken})
+                              **{k: v for k, v in options.items() if v is not None and k in taken})
         if summary.mismatches:
             print(f"{name}: lengths differ from the known ones on instances {summary.mismatches}")
             return 1
@@ -94,6 +99,8 @@ def main() -> int:
     _print_table(table, len(numbers), len(chosen), published is not None)
     chosen_tag = next((f"-{option}{value}" for option in ("first", "easiest", "shortest")
                        if (value := getattr(args, option))), "")  # a subset's summary beside the whole set's
+    if args.numbers:
+        chosen_tag = "-numbers-" + "-".join(str(instance.number) for instance in chosen)
     summary_file = args.out / f"{tag}{chosen_tag}-summary.csv"
     write_csv(summary_file, table)
     if "astar" not in rows or not numbers:
@@ -115,9 +122,15 @@ def _published(args, n_instances: int) -> dict[str, list[int]] | None:
 
 
 def _chosen(args, instances: list, published: dict | None) -> list:
-    """The instances of --first, --easiest or --shortest (all by default), in the set's order."""
-    if sum(bool(choice) for choice in (args.first, args.easiest, args.shortest)) > 1:
-        raise InputError("give one of --first, --easiest and --shortest")
+    """The instances of --first, --easiest, --shortest or --numbers (all by default), in the set's order."""
+    if sum(bool(choice) for choice in (args.first, args.easiest, args.shortest, args.numbers)) > 1:
+        raise InputError("give one of --first, --easiest, --shortest and --numbers")
+    if args.numbers:
+        wanted = _numbers(args.numbers)
+        missing = sorted(wanted - {instance.number for instance in instances})
+        if missing:
+            raise InputError(f"--numbers: {args.set} has no instance {missing[0]}")
+        return [instance for instance in instances if instance.number in wanted]
     if args.shortest:
         if any(instance.optimal is None for instance in instances):
             raise InputError(f"--shortest ranks instances by their known optimal lengths, and {args.set} does not "
@@ -134,15 +147,25 @@ def _chosen(args, instances: list, published: dict | None) -> list:
     return instances[:args.first] if args.first else instances
 
 
+def _numbers(text: str) -> set[int]:
+    """The instance numbers of --numbers (comma-separated whole numbers); a one-line InputError
+    otherwise."""
+    try:
+        return {int(word) for word in text.split(",") if word.strip()}
+    except ValueError:
+        raise InputError(f"--numbers takes instance numbers separated by commas, not {text!r}") from None
+
+
 def _setup_seconds(heuristic, chosen: list) -> list[float]:
     """The seconds heuristic_toward takes to build `heuristic` toward each chosen start (tables
-    built, written and loaded), as a backward search does before its clock starts."""
+    built, written and loaded), as a backward search does before its clock starts; the first
+    start is built twice and timed the second time, the first having compiled the builder."""
     seconds = []
-    for instance in chosen:
+    for instance in [chosen[0], *chosen]:
         began = time.perf_counter()
         with heuristic_toward(heuristic, instance.start, "reverse-astar"):  # as its backward search would
             seconds.append(time.perf_counter() - began)
-    return seconds
+    return seconds[1:]
 
 
 def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict | None) -> dict:

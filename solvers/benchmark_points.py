@@ -37,6 +37,7 @@ _READERS = {
     "count": positive(int, "a whole number", MAX_NODE_LIMIT),
     "seconds": positive(float, "a number of seconds", 1e9),
     "number": positive(float, "a number", 1e9),
+    "folder": Path,
 }
 
 

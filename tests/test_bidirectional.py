@@ -6,12 +6,13 @@ lower bound of a search that gives up; PDB tables built toward the start against
 import numpy as np
 import pytest
 
+import pdb_build.build
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import Partition, preset
 from solvers.errors import InputError
 from solvers.heuristics.spec import from_spec
 from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import heuristic_toward
+from solvers.search.bidirectional import _partition_folder, heuristic_toward
 from solvers.search.registry import searches
 from tests.conftest import distances
 
@@ -159,6 +160,28 @@ def pdb_files(tmp_path_factory):
     puzzle = Puzzle(3, 3, tuple(range(9)))
     files["max"] = build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4"), additive=False), folder / "max.h5")[0]
     return files
+
+
+def test_tables_kept_toward_a_start_are_built_once_and_read_by_every_later_search(pdb_files, tmp_path, monkeypatch):
+    """With a folder to keep them in, the first search of a start builds its tables there and
+    the next ones (another bidirectional search, reverse A*) read them; all find the length."""
+    builds = []
+    build = pdb_build.build.build_pdb_file
+    monkeypatch.setattr(pdb_build.build, "build_pdb_file", lambda *a, **k: builds.append(a[1]) or build(*a, **k))
+    puzzle = Puzzle(3, 3, tuple(range(9)))
+    heuristic = from_spec(puzzle, f"pdb:{pdb_files[3, 3]}")
+    exact = distances(3, 3, tuple(range(9)))
+    start = max(exact, key=exact.get)
+    kept = tmp_path / "toward"
+    for name in ("nbs", "reverse-astar", "mm"):
+        result = searches()[name].run(puzzle, np.array(start, dtype=np.uint8), heuristic, toward_tables=kept)
+        assert result.length == exact[start] and result.optimal, name
+    assert len(builds) == 1 and len(list(kept.glob("*/*.h5"))) == 1
+    other = Partition("4-4", ((1, 3, 5, 7), (2, 4, 6, 8)))  # the same name, other tiles: a folder of its own
+    assert _partition_folder(kept, other) != _partition_folder(kept, preset(puzzle, "4-4"))
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(InputError, match="cannot keep tables built toward the start in"):
+        searches()["mm"].run(puzzle, np.array(start, dtype=np.uint8), heuristic, toward_tables=tmp_path / "a-file")
 
 
 @pytest.mark.parametrize("rows, cols", [(3, 3), (2, 4)])

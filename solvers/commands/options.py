@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from solvers.cli_support import (
     OneLineParser,
     positive_float,
@@ -49,6 +51,8 @@ def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple
             parser.add_argument(option.flag, choices=list(TRISTATE_VALUES), help=help_text)
         elif option.kind == "choice":
             parser.add_argument(option.flag, choices=option.choices, help=help_text)
+        elif option.kind == "folder":
+            parser.add_argument(option.flag, type=Path, metavar="DIR", help=help_text)
         else:
             parser.add_argument(option.flag, type=positive_int if option.kind == "count" else positive_float,
                                 help=help_text)

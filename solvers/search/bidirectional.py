@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -54,7 +56,7 @@ from solvers.puzzle import Puzzle
 from solvers.search.best_first import stored_path
 from solvers.search.depth_first import N_DIRECTIONS, STOP_CHECK_INTERVAL
 from solvers.search.interrupt import timed
-from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
 from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, insert, new_index, node_capacity, pack, \
     packing, unpack
 from solvers.search.result import Frontiers, SearchResult, checked_start, limit_reason, moves_to_text, \
@@ -439,27 +441,38 @@ def grid_size(puzzle: Puzzle) -> int:
     return 2 * puzzle.n_cells * (puzzle.rows + puzzle.cols) + 2
 
 
+TOWARD_TABLES = Option("toward_tables", "folder", "keep the PDB tables built toward each start in this folder, so "
+                       "that another search of the same start reads them instead of building them again (the "
+                       "tables of one start take as much room as the goal's; default: a temporary folder per "
+                       "search)", "a folder of tables built toward the start applies")
+
+
 @contextlib.contextmanager
-def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str) -> Iterator[Heuristic]:
+def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str,
+                     toward_tables: str | Path | None = None) -> Iterator[Heuristic]:
     """`heuristic`'s spec rebuilt toward `target` instead of the goal, for as long as the block
     lasts: what a backward search estimates its distance to the start by. Kinds computed from
     the goal (Manhattan distance, linear conflict, walking distance) are computed from `target`;
     each additive PDB file is replaced by the same partition's tables built toward `target`
-    (pdb_build's breadth-first search, into a folder removed when the block ends: a 4x4 6-6-3
-    takes about half a second, BENCHMARKS.md). A one-line InputError where the spec cannot be
-    built toward `target` (a non-additive PDB, a learned model, a reflection the target's blank
-    does not allow)."""
+    (pdb_build's breadth-first search; BENCHMARKS.md gives the seconds), into a folder removed
+    when the block ends, or kept in `toward_tables` (made if missing) and read from there by
+    later calls. A one-line InputError where the spec cannot be built toward `target` (a
+    non-additive PDB, a learned model, a reflection the target's blank does not allow)."""
     puzzle = heuristic.puzzle
     toward = Puzzle(puzzle.rows, puzzle.cols, goal=target)
     databases = {str(d.path.resolve()): d for term in heuristic.terms for d in getattr(term, "databases", ())}
-    with contextlib.ExitStack() as tables:  # a folder for the built tables, made only if some are
+    with contextlib.ExitStack() as tables:  # a temporary folder for the built tables, made only if some are
         spec = heuristic.spec
-        folder = tables.enter_context(tempfile.TemporaryDirectory(prefix="tilepdb-toward-")) if databases else None
+        folder = None
+        if databases:
+            folder = Path(toward_tables) if toward_tables is not None else Path(
+                tables.enter_context(tempfile.TemporaryDirectory(prefix="tilepdb-toward-")))
         for resolved, database in databases.items():
             if database.cost_model != ADDITIVE:
                 raise InputError(f"{algorithm} searches backward, toward the start state, and builds the tables of "
                                  f"{database.path.name} toward it: only additive PDB files can be")
-            built = built_file(toward, database.partition, folder, table_kind=database.table_kind)
+            built = built_file(toward, database.partition, _partition_folder(folder, database.partition),
+                               table_kind=database.table_kind)
             spec = spec.replace(f"pdb:{resolved}", f"pdb:{built.resolve()}")
         try:
             backward = from_spec(toward, spec)
@@ -469,12 +482,26 @@ def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str) -
         yield backward
 
 
+def _partition_folder(folder: Path, partition) -> Path:
+    """The subfolder of `folder` (made if missing) for the tables of `partition`: named by its
+    tiles as well as its name, since files are named by the partition's name alone and two
+    partitions of one name may group other tiles."""
+    tiles = hashlib.sha1(repr(partition.patterns).encode()).hexdigest()[:12]
+    path = folder / f"{partition.name}-{tiles}"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot keep tables built toward the start in {folder}: {error.strerror}") from None
+    return path
+
+
 def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, algorithm: str, rule, *,
                          node_limit: int | None = None, time_limit: float | None = None,
-                         memory: float | None = None) -> SearchResult:
+                         memory: float | None = None, toward_tables: str | Path | None = None) -> SearchResult:
     """The shortest solution from `start` by the bidirectional kernel under `rule`, reported as
     `algorithm`, replayed and checked. The forward search estimates by `heuristic`, the backward
-    one by the same spec built toward `start` (heuristic_toward). Both stores together hold at
+    one by the same spec built toward `start` (heuristic_toward, its tables kept in
+    `toward_tables` if given). Both stores together hold at
     most `node_limit` nodes (node_store.node_capacity: by default what `memory` GiB or a share of
     the memory available hold); the search gives up (GAVE_UP, with the lower bound it proved) at
     that limit or after `time_limit` seconds, compile excluded. The result's `frontiers` says
@@ -488,7 +515,7 @@ def bidirectional_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result(algorithm, heuristic.name)
-    with heuristic_toward(heuristic, start, algorithm) as backward:
+    with heuristic_toward(heuristic, start, algorithm, toward_tables) as backward:
         return _searched(puzzle, start, heuristic, backward, algorithm, rule, node_limit, time_limit, memory)
 
 
@@ -529,17 +556,18 @@ def register_bidirectional(name: str, summary: str, rule, key, choose, *, reads_
     """Register the search `name` that runs the kernel under `rule` (a NamedTuple instance),
     its class's kernels `key` and `choose` and flags as register_rule says, with the options
     every bidirectional search takes; returns its function, `run(puzzle, start, heuristic, *,
-    node_limit=None, time_limit=None, memory=None)`, as bidirectional_search says."""
+    node_limit=None, time_limit=None, memory=None, toward_tables=None)`, as bidirectional_search says."""
     register_rule(type(rule), key, choose, reads_own=reads_own, needs_consistent=needs_consistent)
 
     def run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
-            time_limit: float | None = None, memory: float | None = None) -> SearchResult:
+            time_limit: float | None = None, memory: float | None = None,
+            toward_tables: str | Path | None = None) -> SearchResult:
         return bidirectional_search(puzzle, start, heuristic, name, rule, node_limit=node_limit,
-                                    time_limit=time_limit, memory=memory)
+                                    time_limit=time_limit, memory=memory, toward_tables=toward_tables)
 
     run.__name__ = run.__qualname__ = name
     run.__doc__ = (f"The shortest solution from `start` by {summary.split(':')[0]} with `heuristic` (toward the goal; "
                    "the same spec toward the start backward), replayed and checked, as bidirectional_search says.")
     register(Search(name, summary, run, informed=True, family="bidirectional",
-                    options=(NODE_LIMIT, MEMORY, TIME_LIMIT)))
+                    options=(NODE_LIMIT, MEMORY, TIME_LIMIT, TOWARD_TABLES)))
     return run

@@ -10,27 +10,29 @@ nodes than A* forward: how hard a search is depends on the heuristic's values ar
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 
 from solvers.heuristics import Heuristic
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import AUTO, TIE_BREAK, best_first, best_first_settings
-from solvers.search.bidirectional import heuristic_toward
+from solvers.search.bidirectional import TOWARD_TABLES, heuristic_toward
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Search, register
 from solvers.search.result import SearchResult, checked_start, undone, unsolvable_result, verified
 
 
 def reverse_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
                   time_limit: float | None = None, bpmx: bool | None = None, tie_break: str = AUTO,
-                  memory: float | None = None) -> SearchResult:
+                  memory: float | None = None, toward_tables: str | Path | None = None) -> SearchResult:
     """The shortest solution from `start` by A* from the goal toward `start`, with `heuristic`'s
-    spec built toward `start`, replayed and checked on `puzzle`; limits, BPMX and ties as for
-    A* (astar.py). Its initial h is the heuristic's at the goal toward the start."""
+    spec built toward `start` (its tables kept in `toward_tables` if given, as
+    bidirectional.heuristic_toward says), replayed and checked on `puzzle`; limits, BPMX and
+    ties as for A* (astar.py). Its initial h is the heuristic's at the goal toward the start."""
     start = checked_start(puzzle, start, heuristic)
     if not puzzle.is_solvable(start):
         return unsolvable_result("reverse-astar", heuristic.name)
-    with heuristic_toward(heuristic, start, "reverse-astar") as toward_start:
+    with heuristic_toward(heuristic, start, "reverse-astar", toward_tables) as toward_start:
         backward = best_first(toward_start.puzzle, puzzle.goal.copy(), toward_start, "reverse-astar", (1, 1),
                               reopen=not toward_start.consistent, tie_break=tie_break, node_limit=node_limit,
                               time_limit=time_limit, bpmx=bpmx, memory=memory)
@@ -44,6 +46,6 @@ def reverse_astar(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, no
 register(Search(
     "reverse-astar", "reverse A*: A* from the goal toward the start, the heuristic built toward the start; optimal "
     "with an admissible heuristic", reverse_astar, informed=True, family="best-first",
-    options=(BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT), setting_fields=("bpmx", "tie_break"),
+    options=(BPMX, TIE_BREAK, NODE_LIMIT, MEMORY, TIME_LIMIT, TOWARD_TABLES), setting_fields=("bpmx", "tie_break"),
     settings=best_first_settings,
 ))
