@@ -2,8 +2,9 @@
 
 Solves the instances of --set (a packaged set such as korf100, or an instance file; --first N
 of them, --shortest N: the N of shortest known optimal length, --numbers: those numbered, or
-on the sheet's own runs --easiest N: the N with the fewest published A* expansions) with each search of --config (comma-separated registered searches; default: A*,
-reverse A* and every bidirectional search) and the heuristic --heuristic (default manhattan),
+on the sheet's own runs --easiest N: the N with the fewest published A* expansions) with
+each search of --config (comma-separated registered searches; default: A*, reverse A* and
+every bidirectional search) and the heuristic --heuristic (default manhattan),
 through solve_batch: every solution replayed, every length checked against the file's known
 one, one resumable CSV of rows per search under --out.
 

@@ -49,8 +49,9 @@ class Option:
     """One keyword option of some searches.
 
     `kind` tells a front end how to read it: "count" (a positive integer), "seconds" or
-    "number" (a positive number), "choice" (one of `choices`), "switch" (given or not), "tristate" (auto,
-    on or off: None, True or False), "folder" (a folder's path) or "object" (the Python API only). `default` is the value a search gets when the option is not given.
+    "number" (a positive number), "choice" (one of `choices`), "switch" (given or not),
+    "tristate" (auto, on or off: None, True or False), "folder" (a folder's path) or "object"
+    (the Python API only). `default` is the value a search gets when the option is not given.
     `refusal` begins the one-line error for a search that does not take it ("BPMX applies",
     completed by " to ida and astar only, not to bfs"). `flag` is its command-line name.
     """
