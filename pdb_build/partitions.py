@@ -88,8 +88,13 @@ def custom(puzzle: Puzzle, pattern_texts: list[str]) -> Partition:
             raise InputError(f"pattern {text!r} is not a list of tile numbers such as 1,2,3")
         patterns.append(tuple(sorted(int(t) for t in tokens)))
     check_patterns(puzzle, patterns)
-    digest = hashlib.sha1(repr(patterns).encode()).hexdigest()[:8]
-    return Partition(f"custom-{'-'.join(str(len(p)) for p in patterns)}-{digest}", tuple(patterns))
+    return Partition(f"custom-{'-'.join(str(len(p)) for p in patterns)}-{tiles_digest(patterns)}", tuple(patterns))
+
+
+def tiles_digest(patterns) -> str:
+    """A short digest of which tiles each pattern holds, for names that the partition's name
+    alone would not keep apart."""
+    return hashlib.sha1(repr([tuple(p) for p in patterns]).encode()).hexdigest()[:8]
 
 
 def check_patterns(puzzle: Puzzle, patterns) -> None:

@@ -1,7 +1,7 @@
 """bidirectional.py -- the bidirectional searches beside A* and reverse A* on a set of instances, and beside their published counts.
 
 Solves the instances of --set (a packaged set such as korf100, or an instance file; --first N
-of them, --shortest N: the N of shortest known optimal length, --numbers: those numbered, or
+of them, --shortest N: the N of shortest known optimal length, --only LIST: those numbered, or
 on the sheet's own runs --easiest N: the N with the fewest published A* expansions) with
 each search of --config (comma-separated registered searches; default: A*, reverse A* and
 every bidirectional search) and the heuristic --heuristic (default manhattan),
@@ -14,7 +14,7 @@ nodes stored on one instance (its memory; none for IDA*), total seconds of searc
 microseconds per expansion; for Korf's 100 with Manhattan distance, beside the
 published totals of tinamil/dibbs's result sheet on the same instances
 (data/korf100-manhattan-bidirectional.txt) and their ratios. Writes <set>-<heuristic>-summary.csv
-(-first20, -easiest50 or -shortest5 before -summary for a subset) and a plot of each
+(-first20, -easiest50, -shortest5 or -only5-7 before -summary for a subset) and a plot of each
 instance's expansions against A*'s, one series per search. --toward-tables DIR keeps the PDB
 tables built toward each start for the next searches of that start; --setup only times
 building them.
@@ -33,7 +33,7 @@ from solvers.benchmark_points import NO_PLOT_NOTE, read_rows, saved_figure, slug
 from solvers.cli_support import OneLineParser, positive, run_guarded
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
-from solvers.instances import load_instances, published_columns
+from solvers.instances import load_instances, published_columns, select_instances
 from solvers.search.bidirectional import heuristic_toward
 from solvers.search.registry import search_named, searches
 
@@ -56,7 +56,7 @@ def main() -> int:
                              "Manhattan distance)")
     parser.add_argument("--shortest", type=positive(int, "a whole number", 1 << 30),
                         help="only the N instances with the shortest known optimal lengths (ties: the first)")
-    parser.add_argument("--numbers", help="only the instances of these numbers (comma-separated)")
+    parser.add_argument("--only", metavar="LIST", help="only these instances, by number: e.g. 5,7,1-3")
     parser.add_argument("--jobs", type=positive(int, "a whole number", 256), default=1,
                         help="worker processes, one core each (default 1; seconds are only comparable at 1)")
     parser.add_argument("--time-limit", type=positive(float, "a number of seconds", 1e9),
@@ -98,10 +98,8 @@ def main() -> int:
     numbers = [i.number for i in chosen if all(rows[n][i.number]["status"] == "solved" for n in names)]
     table = [_line(name, rows[name], numbers, published) for name in names]
     _print_table(table, len(numbers), len(chosen), published is not None)
-    chosen_tag = next((f"-{option}{value}" for option in ("first", "easiest", "shortest")
+    chosen_tag = next((f"-{option}{slug(str(value))}" for option in ("first", "easiest", "shortest", "only")
                        if (value := getattr(args, option))), "")  # a subset's summary beside the whole set's
-    if args.numbers:
-        chosen_tag = "-numbers-" + "-".join(str(instance.number) for instance in chosen)
     summary_file = args.out / f"{tag}{chosen_tag}-summary.csv"
     write_csv(summary_file, table)
     if "astar" not in rows or not numbers:
@@ -123,15 +121,11 @@ def _published(args, n_instances: int) -> dict[str, list[int]] | None:
 
 
 def _chosen(args, instances: list, published: dict | None) -> list:
-    """The instances of --first, --easiest, --shortest or --numbers (all by default), in the set's order."""
-    if sum(bool(choice) for choice in (args.first, args.easiest, args.shortest, args.numbers)) > 1:
-        raise InputError("give one of --first, --easiest, --shortest and --numbers")
-    if args.numbers:
-        wanted = _numbers(args.numbers)
-        missing = sorted(wanted - {instance.number for instance in instances})
-        if missing:
-            raise InputError(f"--numbers: {args.set} has no instance {missing[0]}")
-        return [instance for instance in instances if instance.number in wanted]
+    """The instances of --first, --easiest, --shortest or --only (all by default), in the set's order."""
+    if sum(bool(choice) for choice in (args.first, args.easiest, args.shortest, args.only)) > 1:
+        raise InputError("give one of --first, --easiest, --shortest and --only")
+    if args.only:
+        return select_instances(instances, args.only)
     if args.shortest:
         if any(instance.optimal is None for instance in instances):
             raise InputError(f"--shortest ranks instances by their known optimal lengths, and {args.set} does not "
@@ -146,15 +140,6 @@ def _chosen(args, instances: list, published: dict | None) -> list:
         kept = set(sorted(range(len(instances)), key=lambda i: effort[i])[:args.easiest])
         return [instance for i, instance in enumerate(instances) if i in kept]
     return instances[:args.first] if args.first else instances
-
-
-def _numbers(text: str) -> set[int]:
-    """The instance numbers of --numbers (comma-separated whole numbers); a one-line InputError
-    otherwise."""
-    try:
-        return {int(word) for word in text.split(",") if word.strip()}
-    except ValueError:
-        raise InputError(f"--numbers takes instance numbers separated by commas, not {text!r}") from None
 
 
 def _setup_seconds(heuristic, chosen: list) -> list[float]:

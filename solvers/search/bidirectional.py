@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,6 +44,7 @@ import numpy as np
 from numba.extending import overload
 
 from pdb_build.build import built_file
+from pdb_build.partitions import tiles_digest
 from pdb_build.store import ADDITIVE
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
@@ -486,8 +486,7 @@ def _partition_folder(folder: Path, partition) -> Path:
     """The subfolder of `folder` (made if missing) for the tables of `partition`: named by its
     tiles as well as its name, since files are named by the partition's name alone and two
     partitions of one name may group other tiles."""
-    tiles = hashlib.sha1(repr(partition.patterns).encode()).hexdigest()[:12]
-    path = folder / f"{partition.name}-{tiles}"
+    path = folder / f"{partition.name}-{tiles_digest(partition.patterns)}"
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
