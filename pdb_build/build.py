@@ -22,6 +22,7 @@ from pdb_build.store import (
     ADDITIVE, DEFAULT_CODEC, PLAIN, ZERO_AWARE, PatternDatabase, build_facts, check_codec, check_target,
     default_file_name, load_partition, write_partition,
 )
+from solvers.atomic import open_lock, taking_turn
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 
@@ -132,26 +133,44 @@ def built_file(puzzle: Puzzle, partition: Partition, folder: str | Path, *, tabl
                form: str = "none", progress: bool = False) -> Path:
     """The file of `partition` for `puzzle` in `folder` (default_file_name), of `table_kind`
     ("plain" or "zero-aware") and encoded as `form` (compress.parse_compression's text), built
-    first where it is missing, or encoded from the unencoded file (itself built if missing)."""
+    first where it is missing (made_once), or encoded from the unencoded file (itself built if
+    missing)."""
     compression = parse_compression(form)
     path = Path(folder) / default_file_name(puzzle, partition, table_kind=table_kind, compression=compression)
+
+    def make():
+        if form == "none":
+            build_pdb_file(plan_build(puzzle, partition, zero_aware=table_kind == ZERO_AWARE), path, progress=progress)
+        else:
+            encode_pdb_file(built_file(puzzle, partition, folder, table_kind=table_kind, progress=progress), path,
+                            compression)
+
+    return made_once(path, make)
+
+
+def made_once(path: Path, make) -> Path:
+    """`path`, made first by `make()` where it is missing. Processes that need a missing file at
+    once take turns (solvers/atomic.py's taking_turn): one makes it and the others then find it,
+    where each would otherwise make it and all but the first refuse the file that appeared. A
+    one-line InputError where the folder of `path` cannot be written."""
     if path.exists():
         return path
-    if form == "none":
-        build_pdb_file(plan_build(puzzle, partition, zero_aware=table_kind == ZERO_AWARE), path, progress=progress)
-    else:
-        encode_pdb_file(built_file(puzzle, partition, folder, table_kind=table_kind, progress=progress), path,
-                        compression)
+    try:
+        lock = open_lock(path)
+    except OSError as error:
+        raise InputError(f"cannot write {path}: {error.strerror or error}") from None
+    with taking_turn(lock):
+        if not path.exists():  # else made meanwhile by the process that held the turn
+            make()
     return path
 
 
 def load_or_build(
     puzzle: Puzzle, partition: Partition, path: str | Path, *, progress: bool = False
 ) -> PatternDatabase:
-    """Load the verified additive PDB at `path`, building and writing it first if it is missing."""
+    """Load the verified additive PDB at `path`, building and writing it first if it is missing (made_once)."""
     path = Path(path)
-    if not path.exists():
-        build_pdb_file(plan_build(puzzle, partition, additive=True), path, progress=progress)
+    made_once(path, lambda: build_pdb_file(plan_build(puzzle, partition, additive=True), path, progress=progress))
     database = load_partition(path, puzzle, partition)
     if database.cost_model != ADDITIVE:
         raise InputError(f"{path}: holds {database.cost_model} tables, not additive ones")

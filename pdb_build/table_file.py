@@ -39,12 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from pdb_build.pages import table_memory
-from solvers.atomic import atomic_target
-
-try:
-    import fcntl
-except ImportError:  # Windows: no lock (see the module docstring)
-    fcntl = None
+from solvers.atomic import atomic_target, open_lock, taking_turn
 
 MAGIC = b"tilepdb-tables 1\n"
 HEADER_BYTES = 1 << 16  # a multiple of every page size
@@ -139,18 +134,12 @@ class _Unwritable(Exception):
 
 @contextmanager
 def _turn(candidate: Path) -> Iterator[None]:
-    """Hold the lock of `candidate`'s table file (a lock file beside it) while the block runs."""
+    """Hold the lock of `candidate`'s table file (solvers/atomic.py's taking_turn) while the block runs."""
     try:
-        candidate.parent.mkdir(parents=True, exist_ok=True)
-        lock = open(candidate.with_name(candidate.name + ".lock"), "a")
+        lock = open_lock(candidate)
     except OSError as error:
         raise _Unwritable(str(error)) from error
-    with lock:
-        if fcntl is not None:
-            try:
-                fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-            except OSError:  # no lock here (NFS without a lock service, some FUSE mounts): no turn taken
-                pass
+    with taking_turn(lock):
         yield
 
 

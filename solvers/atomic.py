@@ -1,4 +1,7 @@
-"""atomic.py -- outputs that appear whole or not at all: write a temporary file, then rename."""
+"""atomic.py -- outputs that appear whole or not at all: write a temporary file, then rename.
+
+Writers of one file that must not both write it take turns on a lock file beside it (taking_turn).
+"""
 
 from __future__ import annotations
 
@@ -10,8 +13,14 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 from solvers import interrupts
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (taking_turn)
+    fcntl = None
 
 # A writer's process id says nothing about writers on other machines sharing the folder (NFS), and
 # may have been reused: a temporary file is abandoned only once it has also been left untouched
@@ -39,6 +48,28 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
     finally:
         if temporary.exists():
             temporary.unlink()
+
+
+def open_lock(path: str | Path) -> IO:
+    """The lock file of `path` (`<path>.lock` beside it, left there), opened, its folder made
+    if needed; raises OSError where it cannot be (a read-only folder, a full disk)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return open(path.with_name(path.name + ".lock"), "a")
+
+
+@contextmanager
+def taking_turn(lock: IO) -> Iterator[None]:
+    """Hold `lock` (open_lock) while the block runs, so that processes writing one file at once
+    take turns, then close it. Where no lock can be taken (Windows; NFS without a lock service,
+    some FUSE mounts) the block runs without a turn."""
+    with lock:
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            except OSError:  # no lock service here: no turn taken
+                pass
+        yield
 
 
 def _remove_abandoned(path: Path) -> None:

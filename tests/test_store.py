@@ -2,11 +2,15 @@
 
 import re
 import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import h5py
 import numpy as np
 import pytest
 
+from pdb_build import build
 from pdb_build.build import build_pdb_file, load_or_build, plan_build
 from pdb_build.partitions import custom, preset
 from pdb_build.store import FORMAT_VERSION, PdbError, default_file_name, load_partition, write_partition
@@ -129,6 +133,51 @@ def test_load_or_build_builds_once(tmp_path):
     second = load_or_build(puzzle, partition, path)
     assert path.stat().st_mtime_ns == stamp
     assert all(np.array_equal(a, b) for a, b in zip(first.tables, second.tables))
+
+
+def test_two_builds_of_one_missing_file_at_once_build_it_once(tmp_path, monkeypatch):
+    """Two searches that need one missing file at once (two threads here, each with its own
+    handle on the lock, as two processes have): the second waits for the first's turn and reads
+    the file it built, instead of building it again and refusing the file that appeared."""
+    puzzle = Puzzle(2, 4)
+    partition = custom(puzzle, ["1,2,3", "4,5,6,7"])
+    builds, at_lock, release = [], [], threading.Event()
+    second_at_lock = threading.Event()
+    real_build, real_lock = build.build_pdb_file, build.open_lock
+
+    def slow_build(*args, **kwargs):
+        builds.append(1)
+        release.wait(30)
+        return real_build(*args, **kwargs)
+
+    def counted_lock(path):
+        at_lock.append(path)
+        if len(at_lock) == 2:
+            second_at_lock.set()
+        return real_lock(path)
+
+    monkeypatch.setattr(build, "build_pdb_file", slow_build)
+    monkeypatch.setattr(build, "open_lock", counted_lock)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(build.built_file, puzzle, partition, tmp_path)
+        while not builds:
+            time.sleep(0.01)
+        second = pool.submit(build.built_file, puzzle, partition, tmp_path)
+        assert second_at_lock.wait(30)
+        time.sleep(0.2)  # the second thread is now waiting for its turn
+        release.set()
+        assert first.result() == second.result() == tmp_path / default_file_name(puzzle, partition)
+    assert len(builds) == 1
+    assert load_partition(first.result(), puzzle, partition).partition == partition
+
+
+def test_a_file_that_cannot_be_built_in_its_folder_is_one_line(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    puzzle = Puzzle(2, 4)
+    with pytest.raises(InputError, match=r"^cannot write .*a-file") as error:
+        build.built_file(puzzle, custom(puzzle, ["1,2,3", "4,5,6,7"]), blocker / "folder")
+    assert "\n" not in str(error.value)
 
 
 @pytest.mark.parametrize("where", ["file", "pattern_1"])

@@ -16,6 +16,7 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import preset
 from pdb_build.store import PdbError, default_file_name, load_partition
 from pdb_build.verify import verify_pdb
+from solvers import atomic
 from solvers.puzzle import Puzzle
 
 
@@ -102,7 +103,7 @@ def test_a_lock_that_cannot_be_taken_still_writes_and_maps_the_table_file(pdb, v
     def refused(descriptor, operation):
         raise OSError(error, os.strerror(error))
 
-    monkeypatch.setattr(table_file.fcntl, "flock", refused)
+    monkeypatch.setattr(atomic.fcntl, "flock", refused)
     _assert_tables(load_partition(path), tables)
     assert path.with_name(path.name + table_file.SUFFIX).is_file() and verified[0] == 2
     _assert_tables(load_partition(path), tables)
