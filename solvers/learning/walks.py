@@ -55,7 +55,6 @@ def children(puzzle: Puzzle, states: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """(children, legal): children[i, m] is states[i] after move m (U, D, L, R) where legal[i, m]
     (elsewhere a copy of states[i])."""
     states = np.asarray(states, dtype=np.uint8)
-    count = states.shape[0]
     blank = np.argmax(states == 0, axis=1)
     targets = puzzle.neighbours.astype(np.int64)[blank]  # (count, 4)
     legal = targets != NO_CELL
