@@ -187,6 +187,19 @@ def test_the_shipped_random_15_puzzle_set_is_seed_1_uniform_towards_korf100s_goa
     puzzle, instances = load_instances(ROOT / "data" / "random15-1000.txt")
     assert puzzle == load_instances(ROOT / "data" / "korf100.txt")[0] == Puzzle(4, 4, range(16))
     assert np.array_equal([i.start for i in instances], random_instances(puzzle, 1000, seed=1))
+    _assert_known_lengths_hold(puzzle, instances)
+
+
+def test_korf_and_felners_1000_are_15_puzzle_states_whose_known_lengths_hold():
+    puzzle, instances = load_instances("kf1000-15")
+    assert puzzle == Puzzle(4, 4, range(16)) and len(instances) == 1000
+    assert sum(i.optimal for i in instances) == 52_522
+    _assert_known_lengths_hold(puzzle, instances)
+
+
+def _assert_known_lengths_hold(puzzle, instances):
+    """Every known length is at least linear conflict and has Manhattan distance's parity, and
+    the three shortest are found again by IDA* with walking distance."""
     lengths = np.array([i.optimal for i in instances])
     bounds = from_spec(puzzle, "linear-conflict").evaluate_many(np.array([i.start for i in instances]))
     manhattan = from_spec(puzzle, "manhattan").evaluate_many(np.array([i.start for i in instances]))

@@ -17,8 +17,8 @@ from solvers.instances import load_instances, packaged_sets
 ROOT = Path(__file__).resolve().parent.parent
 
 
-PACKAGED_SETS = ["deepcubea15-500", "deepcubea24-496", "deepcubea35-500", "deepcubea48-500", "hardest8-31", "korf100",
-                 "korf24-50", "random15-1000", "uniform6x6-100", "uniform7x7-100", "uniform8x8-50"]
+PACKAGED_SETS = ["deepcubea15-500", "deepcubea24-496", "deepcubea35-500", "deepcubea48-500", "hardest8-31", "kf1000-15",
+                 "korf100", "korf24-50", "random15-1000", "uniform6x6-100", "uniform7x7-100", "uniform8x8-50"]
 
 
 def test_the_checkout_reads_its_own_data_folder():
