@@ -56,7 +56,7 @@ def children(puzzle: Puzzle, states: np.ndarray) -> tuple[np.ndarray, np.ndarray
     (elsewhere a copy of states[i])."""
     states = np.asarray(states, dtype=np.uint8)
     blank = np.argmax(states == 0, axis=1)
-    targets = puzzle.neighbours.astype(np.int64)[blank]  # (count, 4)
+    targets = puzzle.neighbours.astype(np.int64)[blank]  # one row of four cells per state
     legal = targets != NO_CELL
     result = np.repeat(states[:, None, :], 4, axis=1)
     rows, moves = np.nonzero(legal)
