@@ -17,7 +17,8 @@ published totals of tinamil/dibbs's result sheet on the same instances
 (-first20, -easiest50, -shortest5 or -only5-7 before -summary for a subset) and a plot of each
 instance's expansions against A*'s, one series per search. --toward-tables DIR keeps the PDB
 tables built toward each start for the next searches of that start; --setup only times
-building them.
+building them. --rules dibbs-code runs NBS, DVCBS and GBFHS by the rules of the code behind the
+published counts (solvers/search/bidirectional.py's RULES), their files and rows named so.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from solvers.cli_support import OneLineParser, positive, run_guarded
 from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances, published_columns, select_instances
-from solvers.search.bidirectional import heuristic_toward
+from solvers.search.bidirectional import DIBBS_CODE, PAPER, heuristic_toward
 from solvers.search.registry import search_named, searches
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +67,9 @@ def main() -> int:
     parser.add_argument("--toward-tables", type=Path, metavar="DIR",
                         help="keep the PDB tables built toward each start in DIR, built by the first search of "
                              "a start and read by the others (as much room per start as the goal's tables)")
+    parser.add_argument("--rules", choices=(PAPER, DIBBS_CODE), default=PAPER,
+                        help=f"the rules of NBS, DVCBS and GBFHS: {PAPER} (their papers', the default) or {DIBBS_CODE} "
+                             "(those of the code behind the published counts)")
     parser.add_argument("--setup", action="store_true",
                         help="only time building the heuristic toward each start (a backward search's set-up)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "bidirectional", help="folder of the results")
@@ -76,17 +80,19 @@ def main() -> int:
     chosen = _chosen(args, instances, published)
     heuristic = from_spec(puzzle, args.heuristic)
     tag = f"{slug(Path(args.set).stem)}-{slug(heuristic.name)}"
-    options = {"time_limit": args.time_limit, "memory": args.memory, "toward_tables": args.toward_tables}
+    options = {"time_limit": args.time_limit, "memory": args.memory, "toward_tables": args.toward_tables,
+               "rules": None if args.rules == PAPER else args.rules}
     if args.setup:
         seconds = _setup_seconds(heuristic, chosen)
         print(f"{args.set}, {heuristic.name}: built toward {len(seconds)} starts in {sum(seconds):.1f} s, "
               f"{sum(seconds) / len(seconds):.2f} s each on average, at most {max(seconds):.2f} s")
         return 0
     print(f"{args.set}: {len(chosen)} instances, {heuristic.name}, {args.jobs} job(s)", flush=True)
-    rows = {}
+    rows, labels = {}, {}
     for name in names:
-        out = args.out / f"{tag}-{name}.csv"
         taken = {option.name for option in search_named(name).options}  # IDA* takes no memory budget, A* no tables
+        labels[name] = f"{name}-{args.rules}" if args.rules != PAPER and "rules" in taken else name
+        out = args.out / f"{tag}-{labels[name]}.csv"
         summary = solve_batch(puzzle, chosen, heuristic, out, algorithm=name, jobs=args.jobs,
                               progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr),
                               redo_other_limits=True,
@@ -94,12 +100,13 @@ def main() -> int:
         if summary.mismatches:
             print(f"{name}: lengths differ from the known ones on instances {summary.mismatches}")
             return 1
-        rows[name] = read_rows(out)
-    numbers = [i.number for i in chosen if all(rows[n][i.number]["status"] == "solved" for n in names)]
-    table = [_line(name, rows[name], numbers, published) for name in names]
+        rows[labels[name]] = read_rows(out)
+    numbers = [i.number for i in chosen if all(found[i.number]["status"] == "solved" for found in rows.values())]
+    table = [_line(name, labels[name], rows[labels[name]], numbers, published) for name in names]
     _print_table(table, len(numbers), len(chosen), published is not None)
     chosen_tag = next((f"-{option}{slug(str(value))}" for option in ("first", "easiest", "shortest", "only")
                        if (value := getattr(args, option))), "")  # a subset's summary beside the whole set's
+    chosen_tag += "" if args.rules == PAPER else f"-{args.rules}"
     summary_file = args.out / f"{tag}{chosen_tag}-summary.csv"
     write_csv(summary_file, table)
     if "astar" not in rows or not numbers:
@@ -154,15 +161,16 @@ def _setup_seconds(heuristic, chosen: list) -> list[float]:
     return seconds[1:]
 
 
-def _line(name: str, rows: dict[int, dict], numbers: list[int], published: dict | None) -> dict:
-    """One search's totals over the instances `numbers`, beside the sheet's where it has the search."""
+def _line(name: str, label: str, rows: dict[int, dict], numbers: list[int], published: dict | None) -> dict:
+    """One search's totals over the instances `numbers` (`label` naming it), beside the sheet's
+    where it has the search."""
     expanded = sum(int(rows[n]["nodes_expanded"]) for n in numbers)
     seconds = sum(float(rows[n]["seconds"]) for n in numbers)
     necessary = sum(int(rows[n]["forward_necessary"] or 0) + int(rows[n]["backward_necessary"] or 0)
                     for n in numbers)
     bidirectional = bool(numbers) and rows[numbers[0]]["forward_necessary"] != ""
     stored = max((int(rows[n].get("nodes_stored") or 0) for n in numbers), default=0)
-    line = {"search": name, "expanded": expanded, "necessary": necessary if bidirectional else "",
+    line = {"search": label, "expanded": expanded, "necessary": necessary if bidirectional else "",
             "most_stored": stored or "", "seconds": round(seconds, 3),
             "us_per_expansion": round(1e6 * seconds / max(1, expanded), 3),
             "published_expanded": "", "expanded_ratio": "", "published_us_per_expansion": "", "time_ratio": ""}

@@ -66,6 +66,9 @@ FIRST_SETTINGS_FIELD = ROW_FIELDS.index("algorithm")
 # empty (limits unknown: such a row that gave up is solved again)
 ADDED_FIELDS = ("lower_bound", "suboptimality", "first_seconds", "found_seconds", *RUN_FIELDS, *FRONTIER_FIELDS,
                 "nodes_stored")
+# settings columns added after results files were first written, whose options were then fixed
+# at what is now their default: an older file's rows resume with what the default records
+ADDED_SETTINGS = ("rules",)
 # the columns the clock fills, which differ between otherwise equal runs of a batch
 TIMING_FIELDS = ("seconds", "first_seconds", "found_seconds")
 
@@ -187,8 +190,8 @@ def result_row(instance: Instance, result: SearchResult, settings: dict) -> dict
     }
 
 
-def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
-                       settings: dict) -> tuple[dict[int, dict], dict[int, dict]]:
+def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance], settings: dict,
+                       defaults: dict) -> tuple[dict[int, dict], dict[int, dict]]:
     """The valid rows of an earlier run's output, by instance id: those of `instances`, and the
     complete rows of other instances of the file (kept in the file, never dropped, when a run
     selects fewer instances with --only or --first).
@@ -197,7 +200,8 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
     instance of this set once, and, if solved, its moves replay from that instance to the
     goal in its stated length. Anything else, such as a half-written last line, is dropped.
     A complete row solved with other `settings` (SETTINGS_FIELDS) is refused with
-    a one-line InputError: rows of different runs never mix.
+    a one-line InputError: rows of different runs never mix. A file written before a column of
+    ADDED_SETTINGS existed gives its rows the value of `defaults` (run_settings without options).
     """
     if not path.exists():
         return {}, {}
@@ -216,7 +220,8 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance],
     for row in csv.DictReader(text.splitlines()):
         if None in row.values() or set(row) != set(header):  # a short or long line
             continue
-        row = {field: row.get(field, "") for field in ROW_FIELDS}  # a column added since: empty
+        row = {field: row.get(field, defaults[field] if field in ADDED_SETTINGS else "")  # a column added since
+               for field in ROW_FIELDS}
         try:
             number = int(row["id"])
             if number in kept or number in others:
@@ -247,8 +252,8 @@ def _check_header(path: Path, header: list[str], settings: dict) -> None:
         return
     if header != [f for f in ROW_FIELDS if f in header] or ROW_FIELDS[FIRST_SETTINGS_FIELD] not in header:
         raise InputError(f"{path} exists and is not a solve-batch results file; choose another --out")
-    needed = [f for f in ROW_FIELDS
-              if f not in header and f not in ADDED_FIELDS and not (f in SETTINGS_FIELDS and settings[f] == "")]
+    needed = [f for f in ROW_FIELDS if f not in header and f not in ADDED_FIELDS and f not in ADDED_SETTINGS
+              and not (f in SETTINGS_FIELDS and settings[f] == "")]
     if needed:
         raise InputError(f"{path} was written by an older solve-batch, without the {', '.join(needed)} of its "
                          "rows; choose another --out (or move the file away) to start afresh")
@@ -381,7 +386,7 @@ def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, pr
     instances = [replace(i, start=checked_start(puzzle, i.start)) for i in instances]  # flat uint8 states
     began = time.perf_counter()
     settings = run_settings(algorithm, heuristic, options)
-    kept, others = read_finished_rows(out, puzzle, instances, settings)
+    kept, others = read_finished_rows(out, puzzle, instances, settings, run_settings(algorithm, heuristic, {}))
     limits = run_limits(algorithm, options)
     retried = {n for n, row in kept.items() if redone(row, limits, retry_gave_up, redo_other_limits)}
     rows = {n: row for n, row in kept.items() if n not in retried}

@@ -298,6 +298,27 @@ def test_a_file_written_before_another_search_registered_its_settings_resumes(in
     assert list(csv.DictReader(out.open()))[0].keys() == set(ROW_FIELDS)
 
 
+def test_rows_written_before_the_choice_of_rules_resume_as_following_their_papers(instance_file, tmp_path):
+    """An NBS file without the rules column (written before the choice existed, when NBS
+    followed its paper) resumes a run of the default rules and gains the column; a run of
+    the published code's rules is refused, naming both."""
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "nbs.csv"
+    solve_batch(puzzle, instances[:2], "manhattan", out, algorithm="nbs")
+    rows = list(csv.DictReader(out.open()))
+    assert {row["rules"] for row in rows} == {"paper"}
+    with out.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=[f for f in ROW_FIELDS if f != "rules"], extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    summary = solve_batch(puzzle, instances[:3], "manhattan", out, algorithm="nbs")
+    assert summary.n_resumed == 2 and summary.n_solved == 3
+    assert {row["rules"] for row in csv.DictReader(out.open())} == {"paper"}
+    with pytest.raises(InputError, match="solved with nbs \\+ manhattan, rules paper, not with nbs \\+ manhattan, "
+                                         "rules dibbs-code;"):
+        solve_batch(puzzle, instances[:3], "manhattan", out, algorithm="nbs", rules="dibbs-code")
+
+
 def test_a_resumed_file_of_another_weight_is_refused_naming_it(instance_file, tmp_path):
     puzzle, instances = load_instances(instance_file)
     out = tmp_path / "weighted.csv"

@@ -2,7 +2,9 @@
 solvable 2x3 state on two goals and 2x4 state (each by one search), samples of 3x3 states
 with every heuristic kind that can be built toward the start; each direction's counts, the
 meeting state on the solution, the lower bound of a search that gives up; PDB tables built
-toward the start against exact distances; tables kept toward a start and read again."""
+toward the start against exact distances; tables kept toward a start and read again; the rules
+of the code behind the published counts, on every 2x3 state and against the sheet's own
+expansions."""
 
 import numpy as np
 import pytest
@@ -12,22 +14,26 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import Partition, preset
 from solvers.errors import InputError
 from solvers.heuristics.spec import from_spec
+from solvers.instances import load_instances, published_columns
 from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import _partition_folder, heuristic_toward
+from solvers.search.bidirectional import BACKWARD, DIBBS_CODE, FORWARD, _partition_folder, heuristic_toward
+from solvers.search.dvcbs import DynamicVertexCover, _cover_side
 from solvers.search.registry import searches
 from tests.conftest import distances
 
 BIDIRECTIONAL = [name for name, search in searches().items() if search.family == "bidirectional"]
 TOWARD_START = [*BIDIRECTIONAL, "reverse-astar"]
+WITH_CODE_RULES = [name for name in BIDIRECTIONAL if searches()[name].takes("rules")]
 OTHER_2X3_GOAL = (1, 2, 3, 0, 5, 4)
 HARDEST_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves from the standard goal
 
 
-def _solved_exactly(puzzle: Puzzle, heuristic, name: str, states) -> None:
-    """`name` finds and proves each state's exact distance and reports consistent frontiers."""
+def _solved_exactly(puzzle: Puzzle, heuristic, name: str, states, **options) -> None:
+    """`name` (with `options`) finds and proves each state's exact distance and reports
+    consistent frontiers."""
     search = searches()[name]
     for state, distance in states:
-        result = search.run(puzzle, np.array(state, dtype=np.uint8), heuristic)
+        result = search.run(puzzle, np.array(state, dtype=np.uint8), heuristic, **options)
         assert result.length == distance and result.optimal and result.lower_bound == distance, (name, state)
         assert 0 < result.nodes_stored <= result.nodes_generated + 2  # the roots, and children stored once
         frontiers = result.frontiers
@@ -71,6 +77,41 @@ def test_every_2x4_state_gets_its_exact_length(name):
 def test_sampled_3x3_states_get_their_exact_lengths(name):
     puzzle = Puzzle(3, 3)
     _solved_exactly(puzzle, from_spec(puzzle, "manhattan"), name, _sample(3, 3, 150, 9))
+
+
+@pytest.mark.parametrize("name", WITH_CODE_RULES)
+def test_the_published_codes_rules_give_exact_lengths(name):
+    """Every solvable 2x3 state on two goals and a sample of 3x3 states."""
+    for goal in (None, OTHER_2X3_GOAL):
+        puzzle = Puzzle(2, 3, goal)
+        exact = distances(2, 3, tuple(int(t) for t in puzzle.goal))
+        _solved_exactly(puzzle, from_spec(puzzle, "manhattan"), name, sorted(exact.items()), rules=DIBBS_CODE)
+    puzzle = Puzzle(3, 3)
+    _solved_exactly(puzzle, from_spec(puzzle, "manhattan"), name, _sample(3, 3, 60, 5), rules=DIBBS_CODE)
+
+
+@pytest.mark.parametrize("name", WITH_CODE_RULES)
+def test_the_published_codes_rules_expand_as_many_nodes_as_the_sheet(name):
+    """Under `rules=dibbs-code` NBS, DVCBS and GBFHS expand exactly the nodes the published sheet
+    (tinamil/dibbs's code) counts on Korf's instances 12 and 79 with Manhattan distance; under
+    their papers' rules, other numbers."""
+    puzzle, instances = load_instances("korf100")
+    published = published_columns("korf100-manhattan-bidirectional")[f"{name}_expanded"]
+    heuristic = from_spec(puzzle, "manhattan")
+    for number in (12, 79):
+        start = instances[number - 1].start
+        assert searches()[name].run(puzzle, start, heuristic, rules=DIBBS_CODE).nodes_expanded == published[number - 1]
+        assert searches()[name].run(puzzle, start, heuristic).nodes_expanded != published[number - 1]
+
+
+def test_the_published_dvcbs_values_a_cover_with_every_backward_cluster_by_those_alone():
+    """Forward clusters of 2 and 10 nodes (g 0 and 1), a backward one of 3 (g 0), bound 2: both
+    forward clusters meet the backward one. The least cover is the backward cluster (3 nodes),
+    so the paper expands backward; the published code values {forward g 0, backward g 0} as 3
+    too, and takes the forward side on that tie, its first cluster being the smaller."""
+    forward, backward = np.array([2, 10]), np.array([3])
+    assert _cover_side(DynamicVertexCover(1, False), forward, backward, 2) == BACKWARD
+    assert _cover_side(DynamicVertexCover(1, True), forward, backward, 2) == FORWARD
 
 
 # a search that reads the heuristic toward its own end (DIBBS) and one that does not, with the

@@ -20,10 +20,12 @@ kernels its search registers with the search itself (`register_bidirectional`, w
     choose(rule, least_key, sizes, rows, open_count, upper, memo) -> (action, lower_bound, forward_row, backward_row)
         what to do next: STOP (U is proven shortest: `lower_bound` >= U), EXHAUSTED (no path
         is left to find), or expand one node FORWARD, BACKWARD or in BOTH directions, each
-        from the bucket of least key in its row g = `*_row`. least_key[d, g] is NO_KEY for an
+        from the bucket of least key in its row g = `*_row`, or from the bucket a rule names
+        by `named_bucket(sizes, g, key)` in its place. least_key[d, g] is NO_KEY for an
         empty row; sizes[d, g, key] counts each bucket's nodes; rows[d] bounds the rows that
-        may be non-empty; open_count[d] is the number of open nodes; `upper` is U (NO_KEY before any path); `memo` is the rule's own
-        int64 array (zeros at the start), kept from call to call.
+        may be non-empty; open_count[d] is the number of open nodes; `upper` is U (NO_KEY
+        before any path); `memo` is the rule's own int64 array (zeros at the start), kept
+        from call to call: MEMO_SLOTS slots, then one per key (memo[MEMO_SLOTS + key]).
 
 The rule's class dispatches at compile time (numba `overload`), so a rule costs nothing at run
 time and adding a search is its module: its rule, its registration with the search registry
@@ -56,7 +58,7 @@ from solvers.puzzle import Puzzle
 from solvers.search.best_first import stored_path
 from solvers.search.depth_first import N_DIRECTIONS, STOP_CHECK_INTERVAL
 from solvers.search.interrupt import timed
-from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, names_listed, register
 from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, insert, new_index, node_capacity, pack, \
     packing, unpack
 from solvers.search.result import Frontiers, SearchResult, checked_start, limit_reason, moves_to_text, \
@@ -66,6 +68,7 @@ STOP, EXHAUSTED, FORWARD, BACKWARD, BOTH = range(5)
 FOUND_SHORTEST, NO_PATH, LIMIT_REACHED = range(3)  # how the kernel ended
 NO_KEY = np.iinfo(np.int64).max  # an empty row's least key; U before any path
 NOTHING = -1  # the end of a bucket's list
+MEMO_SLOTS = 8  # a rule's memo slots before its slots by key
 
 
 class RuleKernels(NamedTuple):
@@ -143,6 +146,22 @@ def least_g_within(least_key, d, rows, bound):
         if least_key[d, row] <= bound:
             return row
     return -1
+
+
+@kernel
+def named_bucket(sizes, g, key):
+    """What `choose` returns in place of a row to expand a node of the bucket (g, key) rather
+    than of the row's least key: a number past every row that `_chosen_bucket` reads back."""
+    return g + sizes.shape[1] * (key + 1)
+
+
+@kernel
+def _chosen_bucket(least_key, d, choice, grid):
+    """The bucket (g, key) of direction d that `choose`'s row `choice` names: the row's bucket
+    of least key, or the one named_bucket named."""
+    if choice < grid:
+        return choice, least_key[d, choice]
+    return choice % grid, choice // grid - 1
 
 
 @kernel
@@ -282,7 +301,7 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
     least_key = np.full((2, grid), NO_KEY, dtype=np.int64)
     rows = np.zeros(2, dtype=np.int64)
     open_count = np.zeros(2, dtype=np.int64)
-    memo = np.zeros(8, dtype=np.int64)
+    memo = np.zeros(MEMO_SLOTS + grid, dtype=np.int64)
     n_nodes = np.zeros(2, dtype=np.int64)
     expanded = np.zeros(2, dtype=np.int64)
     board = start.copy()
@@ -332,8 +351,7 @@ def _bidirectional(start, max_nodes, neighbours, goal, estimates, rule, reads_ow
         for d in range(2):
             if (d == 0 and action == BACKWARD) or (d == 1 and action == FORWARD):
                 continue
-            row = forward_row if d == 0 else backward_row
-            bucket = least_key[d, row]
+            row, bucket = _chosen_bucket(least_key, d, forward_row if d == 0 else backward_row, grid)
             node = heads[d, row, bucket]
             _take_out(heads, following, preceding, sizes, least_key, open_count, d, node, row, bucket)
             closed[d, node] = True
@@ -446,6 +464,13 @@ TOWARD_TABLES = Option("toward_tables", "folder", "keep the PDB tables built tow
                        "tables of one start take as much room as the goal's; default: a temporary folder per "
                        "search)", "a folder of tables built toward the start applies")
 
+PAPER, DIBBS_CODE = "paper", "dibbs-code"
+RULES = Option("rules", "choice", f"the rules NBS, DVCBS and GBFHS follow: {PAPER} (their papers', the default) or "
+               f"{DIBBS_CODE} (those of tinamil/dibbs's code behind the published sliding-tile counts: NBS's pair "
+               "bound without the cheapest move's cost, DVCBS's covers that hold every backward cluster valued by "
+               "those alone, GBFHS's levels that also expand the nodes they generate at their limit on g)",
+               "the choice of rules applies", PAPER, (PAPER, DIBBS_CODE))
+
 
 @contextlib.contextmanager
 def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str,
@@ -550,23 +575,34 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
     return verified(puzzle, start, result)
 
 
-def register_bidirectional(name: str, summary: str, rule, key, choose, *, reads_own: bool = False,
+def register_bidirectional(name: str, summary: str, rule, key, choose, *, code_rule=None, reads_own: bool = False,
                            needs_consistent: bool = False):
     """Register the search `name` that runs the kernel under `rule` (a NamedTuple instance),
     its class's kernels `key` and `choose` and flags as register_rule says, with the options
-    every bidirectional search takes; returns its function, `run(puzzle, start, heuristic, *,
-    node_limit=None, time_limit=None, memory=None, toward_tables=None)`, as bidirectional_search says."""
+    every bidirectional search takes, and RULES where `code_rule` (an instance of the same
+    class) restates the rules of the code behind the published counts; returns its function,
+    `run(puzzle, start, heuristic, *, node_limit=None, time_limit=None, memory=None,
+    toward_tables=None, rules=PAPER)`, as bidirectional_search says."""
     register_rule(type(rule), key, choose, reads_own=reads_own, needs_consistent=needs_consistent)
+    followed = {PAPER: rule} | ({DIBBS_CODE: code_rule} if code_rule is not None else {})
 
     def run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,
             time_limit: float | None = None, memory: float | None = None,
-            toward_tables: str | Path | None = None) -> SearchResult:
-        return bidirectional_search(puzzle, start, heuristic, name, rule, node_limit=node_limit,
+            toward_tables: str | Path | None = None, rules: str = PAPER) -> SearchResult:
+        if rules not in followed:
+            raise InputError(f"{name} follows the rules {names_listed(list(followed))}, not {rules!r}")
+        return bidirectional_search(puzzle, start, heuristic, name, followed[rules], node_limit=node_limit,
                                     time_limit=time_limit, memory=memory, toward_tables=toward_tables)
 
     run.__name__ = run.__qualname__ = name
     run.__doc__ = (f"The shortest solution from `start` by {summary.split(':')[0]} with `heuristic` (toward the goal; "
                    "the same spec toward the start backward), replayed and checked, as bidirectional_search says.")
-    register(Search(name, summary, run, informed=True, family="bidirectional",
-                    options=(NODE_LIMIT, MEMORY, TIME_LIMIT, TOWARD_TABLES)))
+    options = (NODE_LIMIT, MEMORY, TIME_LIMIT, TOWARD_TABLES) + ((RULES,) if code_rule is not None else ())
+    register(Search(name, summary, run, informed=True, family="bidirectional", options=options,
+                    **({"setting_fields": ("rules",), "settings": _rules_setting} if code_rule is not None else {})))
     return run
+
+
+def _rules_setting(heuristic: Heuristic, options: dict) -> dict:
+    """What a batch row records of a search that takes RULES: the rules it followed."""
+    return {"rules": options["rules"]}

@@ -8,14 +8,16 @@ vertex cover, counting each cluster by its nodes (the graph is a staircase, so i
 covers are a prefix of each side's clusters by g), and expands a whole cluster of least g of
 one side of a minimum cover: the side whose first cluster is in a minimum cover, the smaller
 one where both are, backward on a tie or where neither is (the least ready g's summing to L
-exactly), as the implementation behind the published counts (tinamil/dibbs) chooses. That
-implementation values a cover of forward clusters and every backward cluster as the backward
-ones alone, so it also takes the forward side where the all-backward cover is a minimum; this
-one values every cover by all its nodes, which expands fewer nodes on Korf's 100
-(BENCHMARKS.md). The cluster is expanded node by node while L, the side's least ready g and
-the stopping test allow; the cover is then found again. With no pair left, L rises to the
+exactly), as the implementation behind the published counts (tinamil/dibbs) chooses. The
+cluster is expanded node by node while L, the side's least ready g and the stopping test
+allow; the cover is then found again. With no pair left, L rises to the
 least of the two directions' least f above L and g_F + g_B + epsilon, and the search stops
 once L >= U. The kernel is bidirectional.py's.
+
+That implementation (`--rules dibbs-code`) values a cover of forward clusters and every
+backward cluster as the backward ones alone, so it also takes the forward side where the
+all-backward cover is a minimum; the paper's rule values every cover by all its nodes, which
+expands fewer nodes on Korf's 100 (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ NO_SIDE = -1
 
 class DynamicVertexCover(NamedTuple):
     epsilon: int  # the cost of the cheapest move
+    backward_valued: bool  # a cover holding every backward cluster counts those alone (the published code)
 
 
 @kernel
@@ -48,10 +51,11 @@ def _clusters(sizes, d, rows, bound, top):
 
 
 @kernel
-def _cover_side(forward, backward, bound, epsilon):
+def _cover_side(rule, forward, backward, bound):
     """The side (FORWARD or BACKWARD) whose cluster of least g a minimum vertex cover holds,
     given the clusters' counts by g (forward[g], backward[g]); BACKWARD where neither holds one
-    (no pair joined) or on a tie."""
+    (no pair joined) or on a tie. A cover costs its nodes, or under rule.backward_valued its
+    backward nodes alone where it holds every backward cluster."""
     f_rows = np.nonzero(forward)[0]
     b_rows = np.nonzero(backward)[0]
     least = NO_KEY
@@ -61,9 +65,11 @@ def _cover_side(forward, backward, bound, epsilon):
     for i in range(f_rows.shape[0] + 1):
         forward_cost = forward[f_rows[:i]].sum()
         for j in range(b_rows.shape[0] + 1):
-            if i < f_rows.shape[0] and j < b_rows.shape[0] and f_rows[i] + b_rows[j] + epsilon <= bound:
+            if i < f_rows.shape[0] and j < b_rows.shape[0] and f_rows[i] + b_rows[j] + rule.epsilon <= bound:
                 continue  # the pair (i, j) is not covered
-            cost = forward_cost + backward[b_rows[:j]].sum()
+            cost = backward[b_rows[:j]].sum()
+            if not (rule.backward_valued and j == b_rows.shape[0] and i < f_rows.shape[0]):
+                cost += forward_cost
             if cost < least:
                 least, holds_forward, holds_backward = cost, i > 0, j > 0
             elif cost == least:
@@ -100,7 +106,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
         if forward >= 0 and backward >= 0 and forward + backward <= bound:
             forward_clusters = _clusters(sizes, 0, rows, bound, bound - backward - rule.epsilon)
             backward_clusters = _clusters(sizes, 1, rows, bound, bound - forward - rule.epsilon)
-            side = _cover_side(forward_clusters, backward_clusters, bound, rule.epsilon)
+            side = _cover_side(rule, forward_clusters, backward_clusters, bound)
             memo[SIDE], memo[CLUSTER_BOUND] = side, bound
             memo[CLUSTER] = forward if side == FORWARD else backward
             return side, bound, memo[CLUSTER], memo[CLUSTER]
@@ -113,4 +119,4 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
 dvcbs = register_bidirectional(
     "dvcbs", "DVCBS: bidirectional search expanding a cluster of a minimum vertex cover of the must-expand graph"
     "; optimal with an admissible heuristic",
-    DynamicVertexCover(1), f_key, _choose)
+    DynamicVertexCover(1, False), f_key, _choose, code_rule=DynamicVertexCover(1, True))

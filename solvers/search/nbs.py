@@ -10,6 +10,9 @@ first, only while no pair qualifies (as the authors' queues of waiting and ready
 when none is left it raises L to the least of the two directions' least f above L and the
 least g_F + g_B + epsilon, and it stops once L >= U. So it expands at most twice the
 nodes of the must-expand pairs' smallest vertex cover. The kernel is bidirectional.py's.
+
+The code behind the published counts (tinamil/dibbs; `--rules dibbs-code`) bounds a pair by
+g_F(u) + g_B(v) alone, without epsilon: a weaker bound, still a lower one.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ BOUND, STARTED, ADMITTED = 0, 1, 2  # NBS's slots of the rule's memo (ADMITTED: 
 
 
 class NearOptimalBidirectional(NamedTuple):
-    epsilon: int  # the cost of the cheapest move
+    epsilon: int  # the cost of the cheapest move (the paper); 0 under the published code's rules
 
 
 
@@ -88,4 +91,4 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
 nbs = register_bidirectional(
     "nbs", "NBS: bidirectional search expanding both nodes of a pair of least lower bound"
     "; optimal with an admissible heuristic, at most twice the necessary expansions",
-    NearOptimalBidirectional(1), f_key, _choose)
+    NearOptimalBidirectional(1), f_key, _choose, code_rule=NearOptimalBidirectional(0))
