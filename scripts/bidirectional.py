@@ -15,7 +15,8 @@ microseconds per expansion; for Korf's 100 with Manhattan distance, beside the
 published totals of tinamil/dibbs's result sheet on the same instances
 (data/korf100-manhattan-bidirectional.txt) and their ratios. Writes <set>-<heuristic>-summary.csv
 (-first20, -easiest50, -shortest5 or -only5-7 before -summary for a subset) and a plot of each
-instance's expansions against A*'s, one series per search. --toward-tables DIR keeps the PDB
+instance's expansions against A*'s, one series per search (a long --only list named by its
+count and a digest). --toward-tables DIR keeps the PDB
 tables built toward each start for the next searches of that start; --setup only times
 building them. --rules dibbs-code runs NBS, DVCBS and GBFHS by the rules of the code behind the
 published counts (solvers/search/bidirectional.py's RULES), their files and rows named so.
@@ -23,6 +24,7 @@ published counts (solvers/search/bidirectional.py's RULES), their files and rows
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -40,6 +42,7 @@ from solvers.search.registry import search_named, searches
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED_SET, PUBLISHED_HEURISTIC = "korf100", "manhattan"  # the sheet's set and heuristic
+ONLY_TAG_CHARACTERS = 24  # the longest --only list a file name spells out
 DEFAULT_CONFIG = ["astar", "reverse-astar", *(name for name, s in searches().items() if s.family == "bidirectional")]
 
 
@@ -104,9 +107,7 @@ def main() -> int:
     numbers = [i.number for i in chosen if all(found[i.number]["status"] == "solved" for found in rows.values())]
     table = [_line(name, labels[name], rows[labels[name]], numbers, published) for name in names]
     _print_table(table, len(numbers), len(chosen), published is not None)
-    chosen_tag = next((f"-{option}{slug(str(value))}" for option in ("first", "easiest", "shortest", "only")
-                       if (value := getattr(args, option))), "")  # a subset's summary beside the whole set's
-    chosen_tag += "" if args.rules == PAPER else f"-{args.rules}"
+    chosen_tag = _subset_tag(args, len(chosen)) + ("" if args.rules == PAPER else f"-{args.rules}")
     summary_file = args.out / f"{tag}{chosen_tag}-summary.csv"
     write_csv(summary_file, table)
     if "astar" not in rows or not numbers:
@@ -147,6 +148,20 @@ def _chosen(args, instances: list, published: dict | None) -> list:
         kept = set(sorted(range(len(instances)), key=lambda i: effort[i])[:args.easiest])
         return [instance for i, instance in enumerate(instances) if i in kept]
     return instances[:args.first] if args.first else instances
+
+
+def _subset_tag(args, n_chosen: int) -> str:
+    """What a subset's summary and plot add to the set's file names, so that they lie beside the
+    whole set's: "-first20", "-easiest50", "-shortest5", "-only5-7"; a list of --only longer
+    than ONLY_TAG_CHARACTERS is named by its count and a digest ("-only26-3f9a0c1e")."""
+    for option in ("first", "easiest", "shortest", "only"):
+        value = getattr(args, option)
+        if value:
+            named = slug(str(value))
+            if option == "only" and len(named) > ONLY_TAG_CHARACTERS:
+                named = f"{n_chosen}-{hashlib.sha256(named.encode()).hexdigest()[:8]}"
+            return f"-{option}{named}"
+    return ""
 
 
 def _setup_seconds(heuristic, chosen: list) -> list[float]:

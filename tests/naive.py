@@ -278,6 +278,17 @@ def pattern_table(rows: int, cols: int, goal: tuple, pattern: tuple, additive: b
     return table
 
 
+@functools.cache
+def cached_pattern_table(rows: int, cols: int, goal: tuple, pattern: tuple) -> dict:
+    """pattern_table of an additive pattern, computed once per process."""
+    return pattern_table(rows, cols, goal, pattern)
+
+
+def pattern_sum(rows: int, cols: int, state: tuple, goal: tuple, patterns) -> int:
+    """The sum over `patterns` (disjoint, additive) of their tables' entries for `state`."""
+    return sum(cached_pattern_table(rows, cols, goal, tuple(p))[tuple(state.index(t) for t in p)] for p in patterns)
+
+
 def placement_index(cells: list[int]) -> int:
     """The table index of a placement (cells[i] = the cell of the pattern's i-th tile) exactly
     as the module docstring of pdb_build/ranking.py defines it: colex map rank times k! plus

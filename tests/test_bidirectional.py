@@ -13,12 +13,14 @@ import pdb_build.build
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import Partition, preset
 from solvers.errors import InputError
+from solvers.heuristics.pdb_lookup import mirror_maps
 from solvers.heuristics.spec import from_spec
 from solvers.instances import load_instances, published_columns
 from solvers.puzzle import Puzzle
 from solvers.search.bidirectional import BACKWARD, DIBBS_CODE, FORWARD, _partition_folder, heuristic_toward
 from solvers.search.dvcbs import DynamicVertexCover, _cover_side
 from solvers.search.registry import searches
+from tests import naive
 from tests.conftest import distances
 
 BIDIRECTIONAL = [name for name, search in searches().items() if search.family == "bidirectional"]
@@ -240,6 +242,36 @@ def test_the_pdb_toward_a_start_never_overestimates_and_is_0_there(pdb_files, ro
         assert values[list(exact).index(start)] == 0
         assert all(value <= distance for value, distance in zip(values, exact.values()))
         assert sum(values) > 0.5 * sum(exact.values())  # informative, not 0 everywhere
+
+
+def test_a_reflected_pdb_toward_a_start_off_the_diagonal_reads_the_mirrored_partition(pdb_files, tmp_path):
+    """`+reflect` toward a start whose blank lies off the diagonal: the maximum of the naive
+    tables toward the start of the file's patterns and of the mirrored ones (each tile t as
+    m(t)), on every state; never above the distance to the start (BFS), 0 there, above the
+    file's patterns alone somewhere; every search finds the exact length with it (zero-aware
+    tables for DIBBS)."""
+    puzzle = Puzzle(3, 3, tuple(range(9)))
+    patterns = preset(puzzle, "4-4").patterns
+    tile_map = mirror_maps(puzzle)[1]
+    mirrored = [tuple(int(tile_map[t]) for t in pattern) for pattern in patterns]
+    rng = np.random.default_rng(33)
+    starts = [s for s in (tuple(int(t) for t in puzzle.random_state(rng)) for _ in range(20)) if s.index(0) % 4][:2]
+    for number, start in enumerate(starts):
+        exact = distances(3, 3, start)
+        kept = tmp_path / f"toward-{number}"
+        with heuristic_toward(from_spec(puzzle, f"pdb:{pdb_files[3, 3]}+reflect"), np.array(start, dtype=np.uint8),
+                              "nbs", kept) as toward:
+            values = toward.evaluate_many(np.array(list(exact), dtype=np.uint8))
+        assert len(list(kept.glob("*/*.h5"))) == 2 and len(list(kept.glob("*/*-mirrored*.h5"))) == 1
+        alone = [naive.pattern_sum(3, 3, state, start, patterns) for state in exact]
+        assert values.tolist() == [max(a, naive.pattern_sum(3, 3, state, start, mirrored)) for a, state in zip(alone, exact)]
+        assert all(value <= distance for value, distance in zip(values, exact.values()))
+        assert values[list(exact).index(start)] == 0 and values.sum() > sum(alone)
+        for name in TOWARD_START:
+            kind = (3, 3, "zero-aware") if name == "dibbs" else (3, 3)
+            heuristic = from_spec(puzzle, f"pdb:{pdb_files[kind]}+reflect")
+            result = searches()[name].run(puzzle, np.array(start, dtype=np.uint8), heuristic)
+            assert result.length == exact[tuple(range(9))] and result.optimal, (name, start)
 
 
 @pytest.mark.parametrize("name", TOWARD_START)

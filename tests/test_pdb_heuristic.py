@@ -1,7 +1,5 @@
 """PDB heuristics: equal to naive table sums, reflection and max, admissible; PDB-guided search."""
 
-import functools
-
 import numpy as np
 import pytest
 
@@ -31,13 +29,8 @@ def files(tmp_path_factory):
     return puzzle, paths
 
 
-@functools.cache
-def _naive_table(goal, pattern):
-    return naive.pattern_table(3, 3, goal, pattern)
-
-
 def _naive_sum(state, goal, partition):
-    return sum(_naive_table(goal, p)[tuple(state.index(t) for t in p)] for p in partition)
+    return naive.pattern_sum(3, 3, state, goal, partition)
 
 
 def _mirror(state, puzzle):
@@ -173,7 +166,7 @@ def test_per_pattern_features_are_each_patterns_naive_entry_in_both_views(files)
     for row, state in zip(inputs_of(features, states), states):
         regular = tuple(map(int, state))
         mirrored = _mirror(regular, puzzle)
-        entries = [_naive_table(BLANK_FIRST_3X3, p)[tuple(s.index(t) for t in p)]
+        entries = [naive.cached_pattern_table(3, 3, BLANK_FIRST_3X3, p)[tuple(s.index(t) for t in p)]
                    for s, patterns in ((regular, three), (mirrored, three), (regular, four)) for p in patterns]
         assert row.tolist() == entries
     with pytest.raises(InputError, match="needs a PDB file"):

@@ -101,10 +101,16 @@ def check_dualizable(database: PatternDatabase) -> None:
                          "entry by more than one, which one bit cannot follow); use a file without --compress delta")
 
 
+def blank_on_diagonal(puzzle: Puzzle) -> bool:
+    """Whether the board is square and the goal's blank lies on the main diagonal."""
+    row, col = divmod(puzzle.blank_goal_cell, puzzle.cols)
+    return puzzle.rows == puzzle.cols and row == col
+
+
 def check_reflectable(puzzle: Puzzle) -> None:
     """Refuse reflection unless the board is square and the goal's blank is on the main diagonal."""
-    row, col = divmod(puzzle.blank_goal_cell, puzzle.cols)
-    if puzzle.rows != puzzle.cols or row != col:
+    if not blank_on_diagonal(puzzle):
+        row, col = divmod(puzzle.blank_goal_cell, puzzle.cols)
         raise InputError(
             "reflection needs a square board whose goal puts the blank on the main diagonal; "
             f"this goal puts it in row {row}, column {col} of a {puzzle.board} board"

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,11 +47,13 @@ import numpy as np
 from numba.extending import overload
 
 from pdb_build.build import built_file
-from pdb_build.partitions import tiles_digest
+from pdb_build.partitions import Partition, tiles_digest
 from pdb_build.store import ADDITIVE
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child, h_start
+from solvers.heuristics.pdb_lookup import mirror_maps
+from solvers.heuristics.pdb_terms import REFLECT_SUFFIX, blank_on_diagonal
 from solvers.heuristics.spec import from_spec
 from solvers.jit import kernel
 from solvers.moves import slide
@@ -481,8 +484,13 @@ def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str,
     each additive PDB file is replaced by the same partition's tables built toward `target`
     (pdb_build's breadth-first search; BENCHMARKS.md gives the seconds), into a folder removed
     when the block ends, or kept in `toward_tables` (made if missing) and read from there by
-    later calls. A one-line InputError where the spec cannot be built toward `target` (a
-    non-additive PDB, a learned model, a reflection the target's blank does not allow)."""
+    later calls. A file read with its reflected lookup alone (`+reflect`) toward a target whose
+    blank lies off the diagonal, which no mirror maps onto itself, becomes the maximum of its
+    partition's tables and the mirrored partition's (each tile t replaced by m(t), as the
+    reflected lookup toward the goal renames them: pdb_lookup.py), both built toward `target`:
+    toward a target that the mirror does map onto itself, that maximum is what the reflected
+    lookup reads. A one-line InputError where the spec cannot be built toward `target` (a
+    non-additive PDB, a learned model, a reflection with other suffixes off the diagonal)."""
     puzzle = heuristic.puzzle
     toward = Puzzle(puzzle.rows, puzzle.cols, goal=target)
     databases = {str(d.path.resolve()): d for term in heuristic.terms for d in getattr(term, "databases", ())}
@@ -496,15 +504,38 @@ def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str,
             if database.cost_model != ADDITIVE:
                 raise InputError(f"{algorithm} searches backward, toward the start state, and builds the tables of "
                                  f"{database.path.name} toward it: only additive PDB files can be")
-            built = built_file(toward, database.partition, _partition_folder(folder, database.partition),
-                               table_kind=database.table_kind)
-            spec = spec.replace(f"pdb:{resolved}", f"pdb:{built.resolve()}")
+            spec = _spec_toward(spec, resolved, database, toward, folder)
         try:
             backward = from_spec(toward, spec)
         except InputError as error:
             raise InputError(f"{algorithm} searches backward, toward the start state, and {heuristic.name} cannot be "
                              f"built toward it: {error}") from None
         yield backward
+
+
+def _spec_toward(spec: str, resolved: str, database, toward: Puzzle, folder: Path) -> str:
+    """`spec` with the file `resolved` (`database`'s, for the goal's board) replaced by its
+    partition's tables built toward `toward`'s goal in `folder`; read +reflect alone where the
+    blank of `toward`'s goal lies off the diagonal, by the maximum of those tables and the
+    mirrored partition's, built too (heuristic_toward)."""
+    def built(partition: Partition) -> Path:
+        path = built_file(toward, partition, _partition_folder(folder, partition), table_kind=database.table_kind)
+        return path.resolve()
+
+    reflected = re.compile(re.escape(f"pdb:{resolved}{REFLECT_SUFFIX}") + r"(?!\+)")  # no other suffix
+    if reflected.search(spec) and not blank_on_diagonal(toward):
+        both = f"max(pdb:{built(database.partition)}, pdb:{built(mirrored_partition(database))})"
+        spec = reflected.sub(lambda _: both, spec)
+    return spec.replace(f"pdb:{resolved}", f"pdb:{built(database.partition)}")
+
+
+def mirrored_partition(database) -> Partition:
+    """The partition of `database` with each tile t replaced by m(t), the tile whose goal cell is
+    the mirror in the main diagonal of t's (mirror_maps of the file's own board and goal): the
+    patterns the reflected lookup reads, named as the file's with "-mirrored"."""
+    tile_map = mirror_maps(database.puzzle)[1]
+    patterns = tuple(tuple(sorted(int(tile_map[t]) for t in pattern)) for pattern in database.partition.patterns)
+    return Partition(f"{database.partition.name}-mirrored", patterns)
 
 
 def _partition_folder(folder: Path, partition) -> Path:
