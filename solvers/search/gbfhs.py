@@ -13,7 +13,9 @@ a direction's level also expands the nodes it generates whose g equals its limit
 those that were open at that g when it began, which reach the meeting sooner: at the start of
 each direction's turn the rule notes how many open nodes each bucket of the row at the limit
 holds, and takes a node from a bucket that has more (a bucket is last in, first out, so that
-node is one the turn generated).
+node is one the turn generated). An older node of that row reached again with a smaller g
+leaves its bucket, and one node generated there then counts as older: the counts stay those
+of the published code on most instances, not all (BENCHMARKS.md).
 """
 
 from __future__ import annotations
