@@ -28,7 +28,7 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
-from solvers.heuristics.dispatch import NO_LIMIT, h_child_at_least, h_start
+from solvers.heuristics.dispatch import h_child_at_least, h_start
 from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
@@ -46,7 +46,7 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
     scratch = np.zeros((capacity, n_columns), dtype=np.int64)
     position = np.zeros(board.shape[0], dtype=np.int64)
     path = np.zeros(capacity, dtype=np.int64)  # the cells the blank left, to walk back up
-    passing = np.zeros(N_DIRECTIONS, dtype=np.int64)
+    kept = np.zeros(n_columns, dtype=np.int64)  # the scratch row of the child the probe follows
     root_blank = 0
     while board[root_blank] != 0:
         root_blank += 1
@@ -63,28 +63,29 @@ def _probes(board, bound, neighbours, leaves, n_columns, transitions, n_probes, 
         depth = 0
         while estimate > 0.0:
             count = 0
+            chosen = -1
             for move in range(N_DIRECTIONS):
                 target = neighbours[blank, move]
                 if target < 0 or offsets[state + move] == PRUNED:
                     continue
                 tile = slide(board, position, target, blank)
+                # below `bound - depth` (f <= bound) the value is h and the child's row complete
                 if h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, bound - depth) \
-                        < bound - depth:  # f <= bound
-                    passing[count] = move
+                        < bound - depth:
                     count += 1
+                    if np.random.randint(count) == 0:  # each passing child followed with chance 1 / count
+                        chosen = move
+                        kept[:] = scratch[depth + 1]
                 slide(board, position, blank, target)
             if count == 0:
                 break
             weight *= count
             estimate += weight
-            move = passing[np.random.randint(count)]
-            target = neighbours[blank, move]
-            tile = slide(board, position, target, blank)
-            # the chosen child's scratch row, complete (h_child_at_least again: each call site of a
-            # heuristic costs its own compile)
-            h_child_at_least(leaves, board, position, scratch, depth, tile, target, blank, NO_LIMIT)
+            target = neighbours[blank, chosen]
+            slide(board, position, target, blank)
+            scratch[depth + 1] = kept
             path[depth] = blank
-            state = offsets[state + move]
+            state = offsets[state + chosen]
             blank = target
             depth += 1
         while depth > 0:  # back to the root
