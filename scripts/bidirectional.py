@@ -78,6 +78,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "bidirectional", help="folder of the results")
     args = parser.parse_args()
     names = [search_named(name.strip()).name for name in args.config.split(",") if name.strip()]
+    if args.rules != PAPER and not any(option.name == "rules" for name in names for option in search_named(name).options):
+        raise InputError(f"--rules {args.rules} is for NBS, DVCBS and GBFHS, and --config lists none of them")
     puzzle, instances = load_instances(args.set)
     published = _published(args, len(instances))
     chosen = _chosen(args, instances, published)
@@ -107,7 +109,7 @@ def main() -> int:
     numbers = [i.number for i in chosen if all(found[i.number]["status"] == "solved" for found in rows.values())]
     table = [_line(name, labels[name], rows[labels[name]], numbers, published) for name in names]
     _print_table(table, len(numbers), len(chosen), published is not None)
-    chosen_tag = _subset_tag(args, len(chosen)) + ("" if args.rules == PAPER else f"-{args.rules}")
+    chosen_tag = _subset_tag(args, chosen) + ("" if args.rules == PAPER else f"-{args.rules}")
     summary_file = args.out / f"{tag}{chosen_tag}-summary.csv"
     write_csv(summary_file, table)
     if "astar" not in rows or not numbers:
@@ -150,17 +152,19 @@ def _chosen(args, instances: list, published: dict | None) -> list:
     return instances[:args.first] if args.first else instances
 
 
-def _subset_tag(args, n_chosen: int) -> str:
+def _subset_tag(args, chosen: list) -> str:
     """What a subset's summary and plot add to the set's file names, so that they lie beside the
-    whole set's: "-first20", "-easiest50", "-shortest5", "-only5-7"; a list of --only longer
-    than ONLY_TAG_CHARACTERS is named by its count and a digest ("-only26-3f9a0c1e")."""
-    for option in ("first", "easiest", "shortest", "only"):
-        value = getattr(args, option)
-        if value:
-            named = slug(str(value))
-            if option == "only" and len(named) > ONLY_TAG_CHARACTERS:
-                named = f"{n_chosen}-{hashlib.sha256(named.encode()).hexdigest()[:8]}"
-            return f"-{option}{named}"
+    whole set's: "-first20", "-easiest50", "-shortest5", "-only5-7" (--only named by the numbers
+    it chose, so that `1-3` and `1,2,3` name one file and `1,3` another); numbers longer than
+    ONLY_TAG_CHARACTERS are named by their count and a digest ("-only26-3f9a0c1e")."""
+    if args.only:
+        named = "-".join(str(instance.number) for instance in sorted(chosen, key=lambda instance: instance.number))
+        if len(named) > ONLY_TAG_CHARACTERS:
+            named = f"{len(chosen)}-{hashlib.sha256(named.encode()).hexdigest()[:8]}"
+        return f"-only{named}"
+    for option in ("first", "easiest", "shortest"):
+        if getattr(args, option):
+            return f"-{option}{getattr(args, option)}"
     return ""
 
 

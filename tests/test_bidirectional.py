@@ -274,6 +274,19 @@ def test_a_reflected_pdb_toward_a_start_off_the_diagonal_reads_the_mirrored_part
             assert result.length == exact[tuple(range(9))] and result.optimal, (name, start)
 
 
+def test_a_reflection_with_other_suffixes_off_the_diagonal_is_refused_before_any_table_is_built(pdb_files,
+                                                                                                tmp_path):
+    puzzle = Puzzle(3, 3, tuple(range(9)))
+    heuristic = from_spec(puzzle, f"pdb:{pdb_files[3, 3]}+dual+reflect")
+    kept = tmp_path / "toward"
+    with pytest.raises(InputError) as refused:  # the blank one move right of its goal cell: off the diagonal
+        searches()["nbs"].run(puzzle, np.array([1, 0, 2, 3, 4, 5, 6, 7, 8], dtype=np.uint8), heuristic,
+                              toward_tables=kept)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith("nbs searches backward, toward a start whose blank lies off")
+    assert "+reflect alone" in message and not kept.exists()
+
+
 @pytest.mark.parametrize("name", TOWARD_START)
 def test_pdb_heuristics_give_exact_lengths(pdb_files, name):
     """Plain tables (inconsistent) for every search that takes them, zero-aware ones for DIBBS."""

@@ -485,12 +485,14 @@ def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str,
     (pdb_build's breadth-first search; BENCHMARKS.md gives the seconds), into a folder removed
     when the block ends, or kept in `toward_tables` (made if missing) and read from there by
     later calls. A file read with its reflected lookup alone (`+reflect`) toward a target whose
-    blank lies off the diagonal, which no mirror maps onto itself, becomes the maximum of its
-    partition's tables and the mirrored partition's (each tile t replaced by m(t), as the
-    reflected lookup toward the goal renames them: pdb_lookup.py), both built toward `target`:
-    toward a target that the mirror does map onto itself, that maximum is what the reflected
-    lookup reads. A one-line InputError where the spec cannot be built toward `target` (a
-    non-additive PDB, a learned model, a reflection with other suffixes off the diagonal)."""
+    blank lies off the diagonal, which the mirror does not map onto itself, becomes the maximum
+    of its partition's tables and the mirrored partition's (each tile t replaced by m(t), as the
+    reflected lookup toward the goal renames them: pdb_lookup.py), both built toward `target`.
+    That is another maximum than the reflected lookup's toward a target on the diagonal, which
+    renames each tile by the target's mirror, not the goal's; both are admissible. A one-line
+    InputError, before any table is built, where the spec cannot be built toward `target` (a
+    non-additive PDB, a reflection with other suffixes off the diagonal), and after building
+    where from_spec refuses it (a learned model)."""
     puzzle = heuristic.puzzle
     toward = Puzzle(puzzle.rows, puzzle.cols, goal=target)
     databases = {str(d.path.resolve()): d for term in heuristic.terms for d in getattr(term, "databases", ())}
@@ -504,6 +506,11 @@ def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str,
             if database.cost_model != ADDITIVE:
                 raise InputError(f"{algorithm} searches backward, toward the start state, and builds the tables of "
                                  f"{database.path.name} toward it: only additive PDB files can be")
+            if f"pdb:{resolved}{REFLECT_SUFFIX}+" in spec and not blank_on_diagonal(toward):  # +reflect is named first
+                raise InputError(f"{algorithm} searches backward, toward a start whose blank lies off the main "
+                                 f"diagonal, where {database.path.name} is read reflected only with +reflect alone "
+                                 "(as the maximum of its partition's tables and the mirrored partition's)")
+        for resolved, database in databases.items():
             spec = _spec_toward(spec, resolved, database, toward, folder)
         try:
             backward = from_spec(toward, spec)
@@ -522,17 +529,18 @@ def _spec_toward(spec: str, resolved: str, database, toward: Puzzle, folder: Pat
         path = built_file(toward, partition, _partition_folder(folder, partition), table_kind=database.table_kind)
         return path.resolve()
 
+    plain = built(database.partition)
     reflected = re.compile(re.escape(f"pdb:{resolved}{REFLECT_SUFFIX}") + r"(?!\+)")  # no other suffix
     if reflected.search(spec) and not blank_on_diagonal(toward):
-        both = f"max(pdb:{built(database.partition)}, pdb:{built(mirrored_partition(database))})"
+        both = f"max(pdb:{plain}, pdb:{built(mirrored_partition(database))})"
         spec = reflected.sub(lambda _: both, spec)
-    return spec.replace(f"pdb:{resolved}", f"pdb:{built(database.partition)}")
+    return spec.replace(f"pdb:{resolved}", f"pdb:{plain}")
 
 
 def mirrored_partition(database) -> Partition:
     """The partition of `database` with each tile t replaced by m(t), the tile whose goal cell is
     the mirror in the main diagonal of t's (mirror_maps of the file's own board and goal): the
-    patterns the reflected lookup reads, named as the file's with "-mirrored"."""
+    patterns the reflected lookup reads toward the file's goal, named as the file's with "-mirrored"."""
     tile_map = mirror_maps(database.puzzle)[1]
     patterns = tuple(tuple(sorted(int(tile_map[t]) for t in pattern)) for pattern in database.partition.patterns)
     return Partition(f"{database.partition.name}-mirrored", patterns)

@@ -54,8 +54,10 @@ def _clusters(sizes, d, rows, bound, top):
 def _cover_side(rule, forward, backward, bound):
     """The side (FORWARD or BACKWARD) whose cluster of least g a minimum vertex cover holds,
     given the clusters' counts by g (forward[g], backward[g]); BACKWARD where neither holds one
-    (no pair joined) or on a tie. A cover costs its nodes, or under rule.backward_valued its
-    backward nodes alone where it holds every backward cluster."""
+    (no pair joined) or on a tie. A cover costs its nodes; under rule.backward_valued (the
+    published code's) one of fewer than every forward cluster and of every backward cluster costs
+    its backward nodes alone. For each forward prefix only the cover with the fewest backward
+    clusters is valued, as in the published code: by the papers' rules a longer one only costs more."""
     f_rows = np.nonzero(forward)[0]
     b_rows = np.nonzero(backward)[0]
     least = NO_KEY
@@ -74,7 +76,7 @@ def _cover_side(rule, forward, backward, bound):
                 least, holds_forward, holds_backward = cost, i > 0, j > 0
             elif cost == least:
                 holds_forward, holds_backward = holds_forward or i > 0, holds_backward or j > 0
-            break  # a longer backward prefix only costs more
+            break  # the fewest backward clusters that cover, for this forward prefix
     if holds_forward and (not holds_backward or forward[f_rows[0]] < backward[b_rows[0]]):
         return FORWARD
     return BACKWARD

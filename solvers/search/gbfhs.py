@@ -73,13 +73,13 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
                 _note_row(sizes, d, g_limit, memo)
                 memo[NOTED] = 1
             row = least_g_within(least_key, d, rows, limit)
-            if 0 <= row < g_limit:
-                return (FORWARD, limit, row, -1) if d == 0 else (BACKWARD, limit, -1, row)
+            chosen = row if 0 <= row < g_limit else -1
             if rule.generated_at_limit and row == g_limit:
                 key = _generated_bucket(sizes, d, row, limit, memo)
                 if key >= 0:
                     chosen = named_bucket(sizes, row, key)
-                    return (FORWARD, limit, chosen, -1) if d == 0 else (BACKWARD, limit, -1, chosen)
+            if chosen >= 0:
+                return (FORWARD, limit, chosen, -1) if d == 0 else (BACKWARD, limit, -1, chosen)
             memo[PHASE] += 1
             memo[NOTED] = 0
         memo[LIMIT] += 1

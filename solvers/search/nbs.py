@@ -90,5 +90,5 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
 
 nbs = register_bidirectional(
     "nbs", "NBS: bidirectional search expanding both nodes of a pair of least lower bound"
-    "; optimal with an admissible heuristic, at most twice the necessary expansions",
+    "; optimal with an admissible heuristic, at most twice the necessary expansions by the paper's rules",
     NearOptimalBidirectional(1), f_key, _choose, code_rule=NearOptimalBidirectional(0))
