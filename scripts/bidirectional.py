@@ -18,8 +18,8 @@ published totals of tinamil/dibbs's result sheet on the same instances
 instance's expansions against A*'s, one series per search (a long --only list named by its
 count and a digest). --toward-tables DIR keeps the PDB
 tables built toward each start for the next searches of that start; --setup only times
-building them. --rules dibbs-code runs NBS, DVCBS and GBFHS by the rules of the code behind the
-published counts (solvers/search/bidirectional.py's RULES), their files and rows named so.
+building them. --rules dibbs-code runs the searches that take rules (the registry's) by the rules
+of the code behind the published counts (solvers/search/bidirectional.py's RULES), their files and rows named so.
 """
 
 from __future__ import annotations
@@ -38,12 +38,13 @@ from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.instances import load_instances, published_columns, select_instances
 from solvers.search.bidirectional import DIBBS_CODE, PAPER, heuristic_toward
-from solvers.search.registry import search_named, searches
+from solvers.search.registry import names_listed, search_named, searches, takers
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED_SET, PUBLISHED_HEURISTIC = "korf100", "manhattan"  # the sheet's set and heuristic
 ONLY_TAG_CHARACTERS = 24  # the longest --only list a file name spells out
 DEFAULT_CONFIG = ["astar", "reverse-astar", *(name for name, s in searches().items() if s.family == "bidirectional")]
+RULE_TAKERS = takers("rules")
 
 
 def main() -> int:
@@ -71,15 +72,15 @@ def main() -> int:
                         help="keep the PDB tables built toward each start in DIR, built by the first search of "
                              "a start and read by the others (as much room per start as the goal's tables)")
     parser.add_argument("--rules", choices=(PAPER, DIBBS_CODE), default=PAPER,
-                        help=f"the rules of NBS, DVCBS and GBFHS: {PAPER} (their papers', the default) or {DIBBS_CODE} "
+                        help=f"the rules of {names_listed(RULE_TAKERS)}: {PAPER} (their papers', the default) or {DIBBS_CODE} "
                              "(those of the code behind the published counts)")
     parser.add_argument("--setup", action="store_true",
                         help="only time building the heuristic toward each start (a backward search's set-up)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "bidirectional", help="folder of the results")
     args = parser.parse_args()
     names = [search_named(name.strip()).name for name in args.config.split(",") if name.strip()]
-    if args.rules != PAPER and not any(option.name == "rules" for name in names for option in search_named(name).options):
-        raise InputError(f"--rules {args.rules} is for NBS, DVCBS and GBFHS, and --config lists none of them")
+    if args.rules != PAPER and not set(names) & set(RULE_TAKERS):
+        raise InputError(f"--rules {args.rules} is for {names_listed(RULE_TAKERS)}, and --config lists none of them")
     puzzle, instances = load_instances(args.set)
     published = _published(args, len(instances))
     chosen = _chosen(args, instances, published)
