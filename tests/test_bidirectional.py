@@ -17,7 +17,8 @@ from solvers.heuristics.pdb_lookup import mirror_maps
 from solvers.heuristics.spec import from_spec
 from solvers.instances import load_instances, published_columns
 from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import BACKWARD, DIBBS_CODE, FORWARD, _partition_folder, heuristic_toward
+from solvers.search.bidirectional import BACKWARD, DIBBS_CODE, FORWARD, _partition_folder, heuristic_toward, \
+    rule_kernels, rule_of
 from solvers.search.dvcbs import DynamicVertexCover, _cover_side
 from solvers.search.registry import searches
 from tests import naive
@@ -26,6 +27,7 @@ from tests.conftest import distances
 BIDIRECTIONAL = [name for name, search in searches().items() if search.family == "bidirectional"]
 TOWARD_START = [*BIDIRECTIONAL, "reverse-astar"]
 WITH_CODE_RULES = [name for name in BIDIRECTIONAL if searches()[name].takes("rules")]
+CONSISTENT_ONLY = [name for name in BIDIRECTIONAL if rule_kernels(rule_of(name)).needs_consistent]
 OTHER_2X3_GOAL = (1, 2, 3, 0, 5, 4)
 HARDEST_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves from the standard goal
 
@@ -118,6 +120,24 @@ def test_the_published_dvcbs_values_a_cover_with_every_backward_cluster_by_those
 
 # a search that reads the heuristic toward its own end (DIBBS) and one that does not, with the
 # kinds whose tables depend on the target state
+def test_bae_alternates_directions_where_dibbs_chooses_by_the_least_key():
+    """BAE* expands forward and backward in turn (forward first), so its forward expansions are
+    its backward ones or one more; DIBBS, on the same key and bound, chooses the direction of
+    the smaller least key and expands other nodes."""
+    puzzle = Puzzle(3, 3)
+    heuristic = from_spec(puzzle, "manhattan")
+    splits = []
+    for state, distance in _sample(3, 3, 40, 3):
+        start = np.array(state, dtype=np.uint8)
+        bae, dibbs = (searches()[name].run(puzzle, start, heuristic) for name in ("bae", "dibbs"))
+        assert bae.length == dibbs.length == distance
+        bae_split = (bae.frontiers.forward_expanded, bae.frontiers.backward_expanded)
+        assert bae_split[0] - bae_split[1] in (0, 1), state
+        splits.append((bae_split, (dibbs.frontiers.forward_expanded, dibbs.frontiers.backward_expanded)))
+    assert any(bae_split != dibbs_split for bae_split, dibbs_split in splits)
+    assert any(abs(forward - backward) > 1 for _, (forward, backward) in splits)
+
+
 @pytest.mark.parametrize("name, spec", [("dibbs", "linear-conflict"), ("nbs", "walking-distance")])
 def test_other_heuristic_kinds_toward_the_start(name, spec):
     puzzle = Puzzle(3, 3)
@@ -156,6 +176,7 @@ def test_necessary_expansions_against_a_brute_force_count(name):
     as many as there are; and those of a search that reads only the heuristic toward the other
     end (all but DIBBS, which also reads the one toward its own end and may expand fewer) cover
     the must-expand graph, so at least its least vertex cover."""
+    reads_own = rule_kernels(rule_of(name)).reads_own
     rng = np.random.default_rng(11)
     starts = [tuple(int(t) for t in Puzzle(2, 3).random_state(rng)) for _ in range(12)]
     starts += [tuple(int(t) for t in Puzzle(3, 3).random_state(rng)) for _ in range(3)]
@@ -168,7 +189,7 @@ def test_necessary_expansions_against_a_brute_force_count(name):
         forward, backward, cover = _must_expand(rows, cols, start)
         frontiers = result.frontiers
         assert frontiers.forward_necessary <= forward and frontiers.backward_necessary <= backward, start
-        if name != "dibbs":
+        if not reads_own:
             assert frontiers.forward_necessary + frontiers.backward_necessary >= cover, start
 
 
@@ -268,7 +289,7 @@ def test_a_reflected_pdb_toward_a_start_off_the_diagonal_reads_the_mirrored_part
         assert all(value <= distance for value, distance in zip(values, exact.values()))
         assert values[list(exact).index(start)] == 0 and values.sum() > sum(alone)
         for name in TOWARD_START:
-            kind = (3, 3, "zero-aware") if name == "dibbs" else (3, 3)
+            kind = (3, 3, "zero-aware") if name in CONSISTENT_ONLY else (3, 3)
             heuristic = from_spec(puzzle, f"pdb:{pdb_files[kind]}+reflect")
             result = searches()[name].run(puzzle, np.array(start, dtype=np.uint8), heuristic)
             assert result.length == exact[tuple(range(9))] and result.optimal, (name, start)
@@ -289,11 +310,12 @@ def test_a_reflection_with_other_suffixes_off_the_diagonal_is_refused_before_any
 
 @pytest.mark.parametrize("name", TOWARD_START)
 def test_pdb_heuristics_give_exact_lengths(pdb_files, name):
-    """Plain tables (inconsistent) for every search that takes them, zero-aware ones for DIBBS."""
+    """Plain tables (inconsistent) for every search that takes them, zero-aware ones for those
+    that need a consistent heuristic."""
     puzzle = Puzzle(3, 3, tuple(range(9)))
     exact = sorted(distances(3, 3, tuple(range(9))).items())
     picked = [exact[i] for i in np.random.default_rng(5).choice(len(exact), 12, replace=False)]
-    kind = (3, 3, "zero-aware") if name == "dibbs" else (3, 3)
+    kind = (3, 3, "zero-aware") if name in CONSISTENT_ONLY else (3, 3)
     _solved_exactly(puzzle, from_spec(puzzle, f"pdb:{pdb_files[kind]}"), name, picked)
 
 
@@ -305,17 +327,18 @@ DIBBS_HARD_STATES = ((7, 1, 3, 2, 4, 5, 0, 6), (0, 5, 3, 4, 2, 7, 6, 1), (0, 7, 
                      (5, 2, 7, 3, 1, 6, 0, 4), (6, 4, 7, 0, 1, 5, 2, 3))
 
 
-def test_dibbs_refuses_an_inconsistent_heuristic_and_is_exact_with_a_consistent_one(pdb_files):
+@pytest.mark.parametrize("name", CONSISTENT_ONLY)
+def test_a_search_that_needs_consistency_refuses_an_inconsistent_heuristic_and_is_exact_with_one(pdb_files, name):
     puzzle = Puzzle(2, 4, tuple(range(8)))
     plain = from_spec(puzzle, f"pdb:{pdb_files[2, 4]}")
     with pytest.raises(InputError) as refused:
-        searches()["dibbs"].run(puzzle, np.array(DIBBS_HARD_STATES[0], dtype=np.uint8), plain)
+        searches()[name].run(puzzle, np.array(DIBBS_HARD_STATES[0], dtype=np.uint8), plain)
     message = str(refused.value)
-    assert "\n" not in message and message.startswith("dibbs finds the shortest length only with a consistent")
+    assert "\n" not in message and message.startswith(f"{name} finds the shortest length only with a consistent")
     exact = distances(2, 4, tuple(range(8)))
     zero_aware = from_spec(puzzle, f"pdb:{pdb_files[2, 4, 'zero-aware']}")
     assert zero_aware.consistent and not plain.consistent
-    _solved_exactly(puzzle, zero_aware, "dibbs", [(state, exact[state]) for state in DIBBS_HARD_STATES])
+    _solved_exactly(puzzle, zero_aware, name, [(state, exact[state]) for state in DIBBS_HARD_STATES])
 
 
 def test_a_non_additive_pdb_is_refused_in_one_line(pdb_files):

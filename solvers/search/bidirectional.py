@@ -10,7 +10,7 @@ sit in buckets by (g, key), each bucket a doubly linked list (last in, first out
 kernel keeps, for each g, the least key of a non-empty bucket (`least_key`), which is all
 that the rules read besides the buckets' sizes.
 
-A *rule* (one per search: mm.py, nbs.py, gbfhs.py, dibbs.py) is a NamedTuple class whose
+A *rule* (one per search, in its own module: mm.py, dibbs.py, ...) is a NamedTuple class whose
 kernels its search registers with the search itself (`register_bidirectional`, which calls
 `register_rule(rule_class, key, choose)`):
 
@@ -82,6 +82,7 @@ class RuleKernels(NamedTuple):
 
 
 _RULES: dict[type, RuleKernels] = {}  # rule class -> its kernels
+_SEARCH_RULES: dict[str, object] = {}  # search name -> the rule (its papers') it runs under
 
 
 def register_rule(rule_class: type, key, choose, *, reads_own: bool = False, needs_consistent: bool = False) -> None:
@@ -99,6 +100,11 @@ def rule_kernels(rule) -> RuleKernels:
         return _RULES[type(rule)]
     except KeyError:
         raise TypeError(f"{type(rule).__name__} is not a registered bidirectional rule") from None
+
+
+def rule_of(name: str):
+    """The rule, by its papers', of the bidirectional search registered as `name`."""
+    return _SEARCH_RULES[name]
 
 
 def key_of(rule, g, h, h_own):
@@ -623,6 +629,7 @@ def register_bidirectional(name: str, summary: str, rule, key, choose, *, code_r
     `run(puzzle, start, heuristic, *, node_limit=None, time_limit=None, memory=None,
     toward_tables=None, rules=PAPER)`, as bidirectional_search says."""
     register_rule(type(rule), key, choose, reads_own=reads_own, needs_consistent=needs_consistent)
+    _SEARCH_RULES[name] = rule
     followed = {PAPER: rule} | ({DIBBS_CODE: code_rule} if code_rule is not None else {})
 
     def run(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, node_limit: int | None = None,

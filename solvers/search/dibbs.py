@@ -25,8 +25,26 @@ class DynamicallyImprovedBounds(NamedTuple):
 
 
 @kernel
-def _key(rule, g, h, h_own):
+def total_error_key(rule, g, h, h_own):
+    """f-bar = 2g + h - h_own (BAE*'s b, bae.py)."""
     return 2 * g + h - h_own
+
+
+@kernel
+def total_error_choice(forward, forward_row, backward, backward_row, upper, forward_next):
+    """The choice (bidirectional.py's `choose`) of a rule on f-bar, given each direction's least
+    f-bar and a row holding it (-1 for an empty direction) and whether, unless it stops, the
+    forward search expands next: EXHAUSTED if a direction is empty, STOP once U is at most
+    ceil((forward + backward) / 2), a lower bound on every path not yet found with a consistent
+    heuristic."""
+    if forward_row < 0 or backward_row < 0:
+        return EXHAUSTED, upper, -1, -1
+    bound = (forward + backward + 1) // 2
+    if upper <= bound:
+        return STOP, bound, -1, -1
+    if forward_next:
+        return FORWARD, bound, forward_row, -1
+    return BACKWARD, bound, -1, backward_row
 
 
 @kernel
@@ -34,18 +52,10 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     """DIBBS's next expansion or its stop (bidirectional.py's `choose`)."""
     forward, forward_row, _ = least_in_direction(least_key, 0, rows)
     backward, backward_row, _ = least_in_direction(least_key, 1, rows)
-    if forward_row < 0 or backward_row < 0:
-        return EXHAUSTED, upper, -1, -1
-    bound = (forward + backward + 1) // 2
-    if upper <= bound:
-        return STOP, bound, -1, -1
-    if forward < backward or (forward == backward and open_count[0] <= open_count[1]):
-        return FORWARD, bound, forward_row, -1
-    return BACKWARD, bound, -1, backward_row
-
-
+    forward_next = forward < backward or (forward == backward and open_count[0] <= open_count[1])
+    return total_error_choice(forward, forward_row, backward, backward_row, upper, forward_next)
 
 dibbs = register_bidirectional(
     "dibbs", "DIBBS: bidirectional search on f-bar = 2g + h - h_own, stopping at the mean of the two least"
     "; it takes consistent heuristics only",
-    DynamicallyImprovedBounds(1), _key, _choose, reads_own=True, needs_consistent=True)
+    DynamicallyImprovedBounds(1), total_error_key, _choose, reads_own=True, needs_consistent=True)

@@ -36,6 +36,7 @@ SEARCH_MODULES = (
     "solvers.search.bulb",
     "solvers.search.mm",
     "solvers.search.dibbs",
+    "solvers.search.bae",
     "solvers.search.nbs",
     "solvers.search.gbfhs",
     "solvers.search.dvcbs",
