@@ -118,8 +118,6 @@ def test_the_published_dvcbs_values_a_cover_with_every_backward_cluster_by_those
     assert _cover_side(DynamicVertexCover(1, True), forward, backward, 2) == FORWARD
 
 
-# a search that reads the heuristic toward its own end (DIBBS) and one that does not, with the
-# kinds whose tables depend on the target state
 def test_bae_alternates_directions_where_dibbs_chooses_by_the_least_key():
     """BAE* expands forward and backward in turn (forward first), so its forward expansions are
     its backward ones or one more; DIBBS, on the same key and bound, chooses the direction of
@@ -138,6 +136,8 @@ def test_bae_alternates_directions_where_dibbs_chooses_by_the_least_key():
     assert any(abs(forward - backward) > 1 for _, (forward, backward) in splits)
 
 
+# a search that reads the heuristic toward its own end (DIBBS) and one that does not, with the
+# kinds whose tables depend on the target state
 @pytest.mark.parametrize("name, spec", [("dibbs", "linear-conflict"), ("nbs", "walking-distance")])
 def test_other_heuristic_kinds_toward_the_start(name, spec):
     puzzle = Puzzle(3, 3)
@@ -174,7 +174,7 @@ def _must_expand(rows: int, cols: int, start: tuple) -> tuple[int, int, int]:
 def test_necessary_expansions_against_a_brute_force_count(name):
     """Each direction's necessary expansions are states with g + h below the length, so at most
     as many as there are; and those of a search that reads only the heuristic toward the other
-    end (all but DIBBS, which also reads the one toward its own end and may expand fewer) cover
+    end (all but DIBBS and BAE*, which also read the one toward its own end and may expand fewer) cover
     the must-expand graph, so at least its least vertex cover."""
     reads_own = rule_kernels(rule_of(name)).reads_own
     rng = np.random.default_rng(11)

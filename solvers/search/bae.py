@@ -45,6 +45,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     memo[TURN] ^= 1
     return total_error_choice(forward, forward_row, backward, backward_row, upper, memo[TURN] == 1)
 
+
 bae = register_bidirectional(
     "bae", "BAE*: bidirectional search on b = 2g + h - h_own, alternating directions, stopping at the mean of the "
     "two least; it takes consistent heuristics only",

@@ -55,6 +55,7 @@ def _choose(rule, least_key, sizes, rows, open_count, upper, memo):
     forward_next = forward < backward or (forward == backward and open_count[0] <= open_count[1])
     return total_error_choice(forward, forward_row, backward, backward_row, upper, forward_next)
 
+
 dibbs = register_bidirectional(
     "dibbs", "DIBBS: bidirectional search on f-bar = 2g + h - h_own, stopping at the mean of the two least"
     "; it takes consistent heuristics only",
