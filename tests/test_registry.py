@@ -10,7 +10,8 @@ from solvers.batch import FRONTIER_FIELDS, ROW_FIELDS, RUN_FIELDS, solve_batch
 from solvers.cli import compare_heuristics_parser, solve_batch_parser, solve_puzzle_parser
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle
-from solvers.search.registry import all_options, searches
+import solvers.search.registry as registry
+from solvers.search.registry import NODE_LIMIT, Option, Search, all_options, register, searches
 from solvers.solve import solve
 
 SEARCHES = list(searches())
@@ -31,6 +32,19 @@ def test_every_search_solves_through_solve_at_a_length_the_exact_distance_bounds
         assert result.status == "solved" and result.length >= shortest
         if result.optimal:
             assert result.length == shortest
+
+
+def test_an_option_name_defined_again_otherwise_or_a_name_taken_is_refused_at_registration(monkeypatch):
+    monkeypatch.setattr(registry, "_REGISTERED", dict(searches()))
+    other_limit = Option(NODE_LIMIT.name, "count", "another meaning", "another limit applies")
+    with pytest.raises(ValueError, match="option 'node_limit' is defined twice"):
+        register(Search("other", "a search", lambda *args: None, informed=False, family="uninformed",
+                        options=(other_limit,)))
+    with pytest.raises(ValueError, match="a search named 'astar' is registered twice"):
+        register(Search("astar", "a search", lambda *args: None, informed=False, family="uninformed"))
+    register(Search("other", "a search", lambda *args: None, informed=False, family="uninformed",
+                    options=(NODE_LIMIT,)))
+    assert list(searches()) == [*SEARCHES, "other"] and all_options()["node_limit"] is NODE_LIMIT
 
 
 def test_every_option_reaches_the_commands_and_every_setting_the_batch_rows():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import import_module
 
 from solvers.errors import InputError
@@ -125,16 +126,28 @@ _REGISTERED: dict[str, Search] = {}  # filled once, by the imports of SEARCH_MOD
 
 
 def register(search: Search) -> None:
-    """Announce `search` (called once, at the end of its module)."""
+    """Announce `search` (called once, at the end of its module). A second search of its name,
+    or an option name it defines otherwise than a search registered before it, is a bug."""
     if search.name in _REGISTERED and _REGISTERED[search.name] is not search:
         raise ValueError(f"a search named {search.name!r} is registered twice")
+    known = _options_of(_REGISTERED.values())
+    for option in search.options:
+        if known.setdefault(option.name, option) != option:
+            raise ValueError(f"option {option.name!r} is defined twice, differently")
     _REGISTERED[search.name] = search
+
+
+@cache
+def _import_search_modules() -> None:
+    """Import SEARCH_MODULES, whose imports register their searches (once per process: the
+    registry is read at every search)."""
+    for module in SEARCH_MODULES:
+        import_module(module)
 
 
 def searches() -> dict[str, Search]:
     """Every registered search by name, in the order of SEARCH_MODULES."""
-    for module in SEARCH_MODULES:
-        import_module(module)
+    _import_search_modules()
     return dict(_REGISTERED)
 
 
@@ -151,13 +164,17 @@ def informed_names() -> tuple[str, ...]:
 
 
 def all_options() -> dict[str, Option]:
-    """Every option some search takes, by name, in the order of first registration; an option
-    name defined twice with different meanings is a bug."""
+    """Every option some search takes, by name, in the order of first registration (`register`
+    refuses a name defined twice with different meanings)."""
+    return _options_of(searches().values())
+
+
+def _options_of(registered) -> dict[str, Option]:
+    """The options of the searches `registered`, by name, each at its first definition."""
     options: dict[str, Option] = {}
-    for search in searches().values():
+    for search in registered:
         for option in search.options:
-            if options.setdefault(option.name, option) != option:
-                raise ValueError(f"option {option.name!r} is defined twice, differently")
+            options.setdefault(option.name, option)
     return options
 
 
