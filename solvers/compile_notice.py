@@ -59,7 +59,7 @@ COMPILE_SECONDS = {
     # what each class of term adds to a search: its kernels inlined into the search's, and its
     # evaluation alone (about EVALUATION_SHARE of it)
     "term": {"tile-cost": 4, "gaschnig": 5, "walking-distance": 6, "linear-conflict": 20, "pdb": 17,
-             "pdb dual": 32, "user": 4, "learned": 25},
+             "pdb dual": 32, "user": 4, "learned": 8},
     # what a command compiles besides: solve-batch's runs, compare-heuristics' sampling and
     # exact distances, build-pdb, verify-pdb (plain tables; zero-aware ones take half as long),
     # make-instances with and without its optimal lengths (IDA* with walking distance)

@@ -101,9 +101,8 @@ def test_learned_heuristics_compose_in_the_tree_and_read_pdb_features(tmp_path):
     # the patterns' entries add up to the lookup of their view (the reflected one where it is larger)
     assert (inputs[:, 3] + inputs[:, 4]).tolist() == table[0].tolist()
     assert np.maximum(inputs[:, 3] + inputs[:, 4], inputs[:, 5] + inputs[:, 6]).tolist() == table[1].tolist()
-    # the model reads the patterns alone: each PDB feature inside a learned term adds over a
-    # minute to the compile of the incremental walk, and the patterns' entries are the PDB
-    # term's own columns, so they are what the move-by-move update must get right
+    # the model reads the patterns: their entries are the PDB term's own columns, so they are
+    # what the move-by-move update must get right
     rng = np.random.default_rng(3)
     path, _ = model_file(tmp_path, puzzle, f"patterns:{pdb}+reflect, cells",
                          lambda n: manhattan_like_network(n, rng, 0.5))

@@ -16,6 +16,11 @@ after the first are evaluated at every node (hidden1 x hidden2 multiplications).
 are exact integers, so a state's h is the same whether reached move by move or evaluated from
 nothing (by `evaluate_many`, or by `batch_h` as matrix products for many states at once).
 
+Unlike the other kinds, the kind's two kernels are called rather than inlined into each search:
+they are compiled once for a model's features and shared by every search and evaluation,
+which takes a model over PDB features from minutes of compiling to well under one, while a
+call costs little beside the network's work at each node (BENCHMARKS.md, "Compile time").
+
 A learned heuristic may overestimate: its term is neither admissible nor consistent, so the
 searches apply no BPMX by default, claim no optimality from it and take lower bounds only
 from admissible heuristics (solvers/search/result.py).
@@ -33,7 +38,7 @@ from solvers.heuristics.features import FeatureSet, inputs_of
 from solvers.heuristics.kinds import register_prefixed
 from solvers.heuristics.network import QUANT, Quantized, h_of, quantized, quantized_forward
 from solvers.heuristics.term import Term
-from solvers.jit import inline_kernel
+from solvers.jit import inline_kernel, kernel
 from solvers.puzzle import Puzzle
 
 PREFIX = "learned:"
@@ -117,7 +122,7 @@ def _add_input(model, scratch, row, column, hidden1, index, times):
         scratch[row, column + j] += times * model.w1[index, j]
 
 
-@inline_kernel
+@kernel
 def _start(data, board, position, scratch, row, column):
     hidden1, f, blank, cells = data.layout[0], data.layout[1], data.layout[2], data.layout[3]
     model = data.model
@@ -139,7 +144,7 @@ def _start(data, board, position, scratch, row, column):
     return _output(data, scratch, row, column, misplaced)
 
 
-@inline_kernel
+@kernel
 def _child(data, board, position, scratch, row, column, tile, source, target):
     hidden1, f, blank, cells = data.layout[0], data.layout[1], data.layout[2], data.layout[3]
     model = data.model
