@@ -17,17 +17,19 @@ from solvers.solve import solve
 from tests.conftest import STANDARD_2X4, distances
 
 
-def test_every_2x4_state_is_solved_and_bounded_below_by_h():
+def test_a_quarter_of_the_2x4_states_are_solved_and_bounded_below_by_h():
+    """Every fourth solvable 2x4 state in BFS order, so every depth (each state costs a
+    search's fixed cost, which dominates on so small a board)."""
     puzzle = Puzzle(2, 4, STANDARD_2X4)
     manhattan = baseline(puzzle, "manhattan")
     longer = 0
-    for state, shortest in distances(2, 4, STANDARD_2X4).items():
+    for state, shortest in list(distances(2, 4, STANDARD_2X4).items())[::4]:
         start = np.array(state, dtype=np.uint8)
         result = solve(puzzle, start, "greedy", manhattan)
         assert result.length >= shortest and result.lower_bound == manhattan(start) <= shortest, state
         assert not result.optimal
         longer += result.length > shortest
-    assert longer > 1000  # greedy ignores the path's length: many of its solutions are longer
+    assert longer > 250  # greedy ignores the path's length: many of its solutions are longer
 
 
 def test_greedy_expands_fewer_nodes_than_astar_on_far_states(eight_puzzle_distances):
