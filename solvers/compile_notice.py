@@ -56,8 +56,9 @@ COMPILE_SECONDS = {
     # a search's own kernels (move pruning's machine, the search, its goal test), by family
     # (each search's registration says its family); an uninformed search compiles no heuristic
     "search": {"depth-first": 2, "best-first": 4, "bidirectional": 6, "uninformed": 9},
-    # what each class of term adds to a search: its kernels inlined into the search's, and its
-    # evaluation alone (about EVALUATION_SHARE of it)
+    # what each class of term adds to a search: its kernels inlined into the search's (a learned
+    # term's are called: compiled with the first search, little after), and its evaluation alone
+    # (about EVALUATION_SHARE of it)
     "term": {"tile-cost": 4, "gaschnig": 5, "walking-distance": 6, "linear-conflict": 20, "pdb": 17,
              "pdb dual": 32, "user": 4, "learned": 8},
     # what a command compiles besides: solve-batch's runs, compare-heuristics' sampling and

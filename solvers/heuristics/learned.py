@@ -18,8 +18,9 @@ nothing (by `evaluate_many`, or by `batch_h` as matrix products for many states 
 
 Unlike the other kinds, the kind's two kernels are called rather than inlined into each search:
 they are compiled once for a model's features and shared by every search and evaluation,
-which takes a model over PDB features from minutes of compiling to well under one, while a
-call costs little beside the network's work at each node (BENCHMARKS.md, "Compile time").
+rather than typed again inside each (the features' kernels, PDB lookups among them, made that
+the longest compile of the toolkit), while a call costs little beside the network's work at
+each node (BENCHMARKS.md, "Compile time").
 
 A learned heuristic may overestimate: its term is neither admissible nor consistent, so the
 searches apply no BPMX by default, claim no optimality from it and take lower bounds only
