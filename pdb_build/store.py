@@ -1,12 +1,15 @@
 """store.py -- pattern databases as self-describing HDF5 files: write atomically, load verified.
 
 One file per partition. File attributes describe the partition; each pattern's table is a
-1-D uint8 dataset `pattern_<i>` (chunked, stored with one of CODECS: uncompressed by default,
-as it loads fastest and any HDF5 reader takes it; Zstandard through hdf5plugin is several
-times smaller and loads more slowly, gzip slower still, see BENCHMARKS.md) whose
-attributes hold everything needed to use and trust it: its tiles, board, goal, cost model,
-ranking scheme, entry count, maximum, mean and histogram of values, build seconds, format and
-package versions and a SHA-256 checksum of the table bytes.
+1-D uint8 dataset `pattern_<i>` (stored with one of CODECS: uncompressed and contiguous by
+default, so that a load maps the file's own bytes and any HDF5 reader takes it; Zstandard
+through hdf5plugin, chunked, is several times smaller and is decompressed into each process's
+memory at every load, gzip slower still, see BENCHMARKS.md) whose attributes hold everything
+needed to use and trust it: its tiles, board, goal, cost model, ranking scheme, entry count,
+maximum, mean and histogram of values, build seconds, format and package versions and a
+SHA-256 checksum of the table bytes. The file attribute `file_checksum`
+(solvers/file_checksum.py) covers every attribute of the file and its tables, the tables'
+checksums among them: a file whose attributes were changed after it was written is refused.
 
 A *zero-aware* file (`table_kind = "zero-aware"`, format version 2) holds per pattern one
 byte per (placement, blank region) (bfs.py, `zero_aware`): the dataset is indexed by
@@ -22,15 +25,20 @@ the uncompressed entries, `stored_entries` and `bits_per_entry` the encoded ones
 covers the stored bytes, and max, mean and histogram describe the values a lookup yields
 (after min-merging; the original values for the lossless encodings).
 
-Loading checks the format and version, the ranking scheme (the index layout of ranking.py),
-every checksum, and the board, goal and partition against what the caller expects, and
-refuses any mismatch with a one-line PdbError.
+Loading checks the format and version, the file checksum, the ranking scheme (the index
+layout of ranking.py), every table's checksum, and the board, goal and partition against what
+the caller expects, and refuses any mismatch with a one-line PdbError. There is one stored copy
+of each table, the file's: an uncompressed table is mapped read-only from the file itself (every
+process of a machine shares it through the page cache) and an encoded one is read into memory;
+either way its checksum is computed again at every load, so bytes changed since the last load
+are never used.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import os
 import time
 from dataclasses import dataclass
 from importlib import metadata
@@ -45,9 +53,10 @@ from pdb_build.bfs import BuiltTable, table_stats
 from pdb_build.compress import NONE, Compression, check_compressible, compress, parse_compression
 from pdb_build.partitions import Partition, check_patterns
 from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
-from pdb_build.table_file import private_tables, shared_tables
-from solvers.atomic import atomic_target
+from pdb_build.pages import table_memory
+from solvers.atomic import atomic_target, output_target
 from solvers.errors import InputError
+from solvers.file_checksum import FILE_CHECKSUM, file_checksum
 from solvers.puzzle import Puzzle
 
 FORMAT = "tilepdb-pattern-database"
@@ -78,7 +87,7 @@ class PatternDatabase:
     puzzle: Puzzle
     partition: Partition
     cost_model: str
-    buffer: np.ndarray  # memory holding every table (read-only): the file's, or a merged heuristic's
+    buffer: np.ndarray  # memory holding every table (read-only): the mapped file, its tables read, or a merge's
     tables: tuple[np.ndarray, ...]  # views of `buffer`, one per pattern
     checksums: tuple[str, ...] = ()  # SHA-256 of each table, as verified on load
     table_kind: str = PLAIN  # or ZERO_AWARE
@@ -125,19 +134,25 @@ def checksum(table: np.ndarray) -> str:
 def build_command(database: PatternDatabase, out: str | Path | None = None) -> str:
     """The build-pdb command that writes a file of the same tables as `database`'s, at `out`
     (default: its path)."""
-    puzzle = database.puzzle
+    return _command(database.puzzle, database.partition.patterns, database.cost_model, database.table_kind,
+                    database.compression, database.path if out is None else out)
+
+
+def _command(puzzle: Puzzle, patterns, cost_model: str, table_kind: str, compression: Compression, out) -> str:
     words = ["build-pdb", "--board", puzzle.board]
     if puzzle != Puzzle(puzzle.rows, puzzle.cols):
         words += ["--goal", f"'{' '.join(map(str, puzzle.goal))}'"]
-    words += [f"--pattern {','.join(map(str, p))}" for p in database.partition.patterns]
-    words += ["--non-additive"] if database.cost_model == NON_ADDITIVE else []
-    words += ["--zero-aware"] if database.table_kind == ZERO_AWARE else []
-    words += [] if database.compression == NONE else ["--compress", database.compression.name]
-    return " ".join([*words, "--out", str(database.path if out is None else out)])
+    words += [f"--pattern {','.join(map(str, p))}" for p in patterns]
+    words += ["--non-additive"] if cost_model == NON_ADDITIVE else []
+    words += ["--zero-aware"] if table_kind == ZERO_AWARE else []
+    words += [] if compression == NONE else ["--compress", compression.name]
+    return " ".join([*words, "--out", str(out)])
 
 
 def check_target(path: Path, force: bool) -> None:
-    """Refuse to overwrite an existing file unless `force`."""
+    """Refuse, before any work, a path that cannot take a file (a folder, a device, a FIFO, a
+    stream: atomic.output_target), and an existing file unless `force`."""
+    output_target(path)
     if path.exists() and not force:
         raise PdbError(f"{path} exists; use --force to overwrite it")
 
@@ -192,9 +207,9 @@ def write_partition(
             for number, table in enumerate(built):
                 factorial_k = math.factorial(len(table.pattern))
                 stored = compress(table.table, factorial_k, compression)
-                dataset = handle.create_dataset(
-                    f"pattern_{number}", data=stored, chunks=(min(CHUNK_ENTRIES, stored.size),), **CODECS[codec],
-                )
+                # uncompressed tables contiguous, so that a load maps them; a filter needs chunks
+                chunks = (min(CHUNK_ENTRIES, stored.size),) if CODECS[codec] else None
+                dataset = handle.create_dataset(f"pattern_{number}", data=stored, chunks=chunks, **CODECS[codec])
                 stats = table_stats(stored if compression.merge > 1 else table.table)
                 dataset.attrs.update(common)
                 dataset.attrs.update(
@@ -210,6 +225,7 @@ def write_partition(
                     build_seconds=table.seconds,
                     checksum=checksum(stored),
                 )
+            handle.attrs[FILE_CHECKSUM] = file_checksum(handle, data=False)
     except OSError as error:
         raise PdbError(f"cannot write {path}: {error.strerror or error}") from None
     return path
@@ -231,25 +247,25 @@ def build_facts(path: str | Path) -> list[BuildFacts]:
                 for i in range(int(handle.attrs["n_patterns"]))]
 
 
-def load_partition(
-    path: str | Path, puzzle: Puzzle | None = None, partition: Partition | None = None, *, shared: bool = True
-) -> PatternDatabase:
-    """Open `path`, verify it and map its tables read-only (table_file.py: the first load of a
-    version of the file verifies every table against its checksum and writes them to the table
-    file that every later load, in any process, maps; processes share one copy of the tables).
-    With `shared` False, the tables are read from the file itself into this process's memory and
-    every checksum is checked, table file or not (what verify-pdb needs).
+def load_partition(path: str | Path, puzzle: Puzzle | None = None, partition: Partition | None = None) -> PatternDatabase:
+    """Open `path`, verify it and give its tables read-only: an uncompressed table mapped from
+    the file itself (processes share it through the page cache), an encoded one read into this
+    process's memory; every table's checksum is computed again at every load.
 
-    Refuses (PdbError) a missing or non-HDF5 file, another format or version, a checksum
-    mismatch (checked where the tables are read from the file itself), and, when given, a
+    Refuses (PdbError) a missing or non-HDF5 file, another format or version, a file without a
+    file checksum (written by an older tilepdb: the message gives the command that rebuilds it),
+    attributes that fail the file checksum, a table that fails its checksum, and, when given, a
     board, goal or partition other than `puzzle`'s and `partition`'s.
     """
     path = Path(path)
     if not path.is_file():
         raise PdbError(f"{path}: no such PDB file")
     try:
-        with h5py.File(path, "r") as handle:
-            return _read(path, handle, puzzle, partition, shared)
+        with path.open("rb") as raw, h5py.File(path, "r") as handle:
+            database = _read(path, handle, puzzle, partition, raw)
+            if os.stat(path).st_ino != os.fstat(raw.fileno()).st_ino:  # replaced while read: mixed versions
+                raise PdbError(f"{path}: was replaced while it was loaded; load it again")
+            return database
     except Exception as error:
         if not raised_by_h5py(error):  # a bug of ours: shown as it is
             raise
@@ -279,8 +295,9 @@ def _check_ranking(path: Path, attrs) -> None:
         )
 
 
-def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partition | None,
-          shared: bool) -> PatternDatabase:
+def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partition | None, raw) -> PatternDatabase:
+    """The database of the open file `handle` (`raw`: the same file opened for mapping), checked
+    as load_partition says."""
     attrs = handle.attrs
     if attrs.get("format") != FORMAT:
         raise PdbError(f"{path}: not a tilepdb PDB file")
@@ -292,6 +309,7 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
             f"{path}: format version {shown!r} is not {', '.join(map(str, versions))}, the versions "
             "this tilepdb reads; rebuild it with build-pdb"
         )
+    _check_file_checksum(path, handle)
     table_kind = str(attrs.get("table_kind", PLAIN))  # files written before table kinds are plain
     try:
         compression = parse_compression(str(attrs.get("compression", "none")))
@@ -347,15 +365,58 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
             raise PdbError(f"{path}: table {number} has the wrong shape or type")
         datasets.append(dataset)
     checksums = [str(dataset.attrs["checksum"]) for dataset in datasets]
-
-    def fill(tables: list[np.ndarray]) -> None:
-        for number, (pattern, dataset, table) in enumerate(zip(patterns, datasets, tables)):
-            dataset.read_direct(table)
-            if checksum(table) != checksums[number]:
-                raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; "
-                               "the file is corrupt")
-
-    buffer, tables = shared_tables(path, sizes, checksums, fill) if shared else private_tables(sizes, fill)
+    buffer, tables = _mapped_tables(raw, datasets) or _read_tables(datasets, sizes)
+    for number, (pattern, table) in enumerate(zip(patterns, tables)):
+        if checksum(table) != checksums[number]:
+            raise PdbError(f"{path}: table {number} (tiles {','.join(map(str, pattern))}) fails its checksum; "
+                           "the file is corrupt")
     return PatternDatabase(
         path, stored, partition, cost_model, buffer, tuple(tables), tuple(checksums), table_kind, layouts, compression
     )
+
+
+def _check_file_checksum(path: Path, handle: h5py.File) -> None:
+    """Refuse a file without a file checksum (with the command that rebuilds it) or whose
+    attributes fail it."""
+    stored = handle.attrs.get(FILE_CHECKSUM)
+    if stored is None:
+        raise PdbError(f"{path}: written by an older tilepdb, without a checksum over its attributes; rebuild it "
+                       f"with: {_rebuild_command(path, handle.attrs)}")
+    if str(stored) != file_checksum(handle, data=False):
+        raise PdbError(f"{path}: its attributes were changed after it was written (they fail the file checksum); "
+                       "rebuild it with build-pdb")
+
+
+def _rebuild_command(path: Path, attrs) -> str:
+    """The build-pdb command that writes the file `attrs` describe over `path`, or a general
+    advice where the attributes do not say."""
+    try:
+        puzzle = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
+        patterns = tuple(tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";"))
+        cost_model = str(attrs["cost_model"])
+        compression = parse_compression(str(attrs.get("compression", "none")))
+    except (KeyError, ValueError, TypeError, InputError):
+        return "build-pdb (see build-pdb --help)"
+    table_kind = str(attrs.get("table_kind", PLAIN))
+    return _command(puzzle, patterns, cost_model, table_kind, compression, path).replace(" --out ", " --force --out ")
+
+
+def _mapped_tables(raw, datasets: list[h5py.Dataset]) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """(buffer, tables): the whole file `raw` mapped read-only and each dataset's bytes in it,
+    if every dataset is stored contiguous and unfiltered (else None)."""
+    offsets = [dataset.id.get_offset() for dataset in datasets]
+    if any(offset is None or dataset.chunks is not None for offset, dataset in zip(offsets, datasets)):
+        return None
+    mapped = np.memmap(raw, dtype=np.uint8, mode="r").view(np.ndarray)  # plain arrays for the kernels
+    return mapped, [mapped[offset: offset + dataset.size] for offset, dataset in zip(offsets, datasets)]
+
+
+def _read_tables(datasets: list[h5py.Dataset], sizes: list[int]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(buffer, tables): the datasets read (decompressed) into this process's memory, read-only."""
+    buffer = table_memory(sum(sizes))
+    tables = [buffer[start: start + size] for start, size in zip(np.cumsum([0, *sizes[:-1]]), sizes)]
+    for dataset, table in zip(datasets, tables):
+        dataset.read_direct(table)
+    for array in (buffer, *tables):
+        array.setflags(write=False)
+    return buffer, tables

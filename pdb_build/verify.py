@@ -74,7 +74,6 @@ from pdb_build.bfs import UNREACHED, build_table, check_memory, table_stats
 from pdb_build.ranking import PlacementRanking, cell_set_rank, cell_set_unrank, position_in
 from pdb_build.compress import NONE
 from pdb_build.store import ADDITIVE, ZERO_AWARE, load_partition
-from pdb_build.table_file import discard_if_different
 from pdb_build.verify_encoded import first_difference
 from solvers.errors import InputError
 from solvers.jit import kernel, parallel_kernel
@@ -459,8 +458,7 @@ def _list(values) -> str:
 
 
 def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 1, progress: bool | None = None) -> Verdict:
-    """Load the PDB file at `path` (checked as store.load_partition checks it, its tables read from
-    the file itself; a table file of it whose tables differ is removed) and verify every
+    """Load the PDB file at `path` (checked as store.load_partition checks it) and verify every
     entry of every table, plain or zero-aware (rules 1-5, and for plain tables rule 6), or
     `sample` entries of each chosen uniformly at random from `seed` (rules 1-5; every entry if
     `sample` is at least the table's size).
@@ -471,8 +469,7 @@ def verify_pdb(path: str | Path, sample: int | None = None, *, seed: int = 1, pr
     cannot be loaded and NotSupported for a non-additive one. `progress` (default: when stderr is a terminal) shows a tqdm bar.
     """
     began = time.perf_counter()
-    database = load_partition(path, shared=False)  # the file's own tables, every checksum checked
-    discard_if_different(database.path, list(database.tables), list(database.checksums))
+    database = load_partition(path)  # the file's own tables, every checksum checked
     if database.cost_model != ADDITIVE:
         raise NotSupported(
             f"{database.path}: not verified: {database.cost_model} tables are not supported "

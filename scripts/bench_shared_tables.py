@@ -3,9 +3,9 @@
 For each table set found in data/pdbs/ (Korf's 7-8 for the 15-puzzle; Korf & Felner's 6-6-6-6
 zero-aware for the 24-puzzle; build them with build-pdb first), in fresh processes:
 
-  load      seconds of `load_partition`: the first load of this version of the file (the table
-            file removed first: every table read, verified and written) and the next one (the
-            table file mapped); with --keep-table-files, only loads as they come
+  load      seconds of `load_partition` (the file's tables mapped and every checksum computed),
+            twice: the first from wherever the operating system holds the file, the next from
+            its page cache
   memory    1, 2 and 4 processes started together, each loading `pdb:FILE+reflect` and solving
             one instance by IDA* (15-puzzle: Korf's instance 1; 24-puzzle: Korf & Felner's
             instance 38, the easiest); once all have solved, the sum of their proportional set
@@ -86,18 +86,13 @@ def _shared_memory(path: Path, instances: Path, number: int, n_processes: int) -
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keep-table-files", action="store_true",
-                        help="do not remove the table files first (for a version of tilepdb without them)")
-    args = parser.parse_args()
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     rows = []
     for name, (instance_file, number) in SETS.items():
         path = ROOT / "data" / "pdbs" / name
         if not path.is_file():
             print(f"{name}: not in data/pdbs, skipped", flush=True)
             continue
-        if not args.keep_table_files:
-            path.with_name(path.name + ".tables").unlink(missing_ok=True)
         loads = [_load_seconds(path), _load_seconds(path)]
         row = {"tables": name, "first_load_seconds": f"{loads[0]:.2f}", "next_load_seconds": f"{loads[1]:.2f}"}
         for n in (1, 2, 4):

@@ -13,9 +13,9 @@ last line, and solves only the instances still missing. The finished file is rew
 instance order.
 
 Workers are forked processes: the heuristic is built once in the parent before the fork and
-shared with the workers; its PDB tables are read-only maps of the files' table files
-(pdb_build/table_file.py), so they are never copied. On a Dask cluster (solvers/distributed.py)
-each worker loads the PDB files itself, once, and maps the same table files: one copy of the
+shared with the workers; its PDB tables are read-only maps of the files themselves
+(pdb_build/store.py), so they are never copied. On a Dask cluster (solvers/distributed.py)
+each worker loads the PDB files itself, once, and maps the same files: one copy of the
 tables per machine.
 """
 
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from solvers.atomic import write_csv
+from solvers.atomic import output_target, write_csv
 from solvers.distributed import cluster_size, run_on_cluster
 from solvers.errors import InputError
 from solvers.forked import forked_map
@@ -202,7 +202,11 @@ def read_finished_rows(path: Path, puzzle: Puzzle, instances: list[Instance], se
     A complete row solved with other `settings` (SETTINGS_FIELDS) is refused with
     a one-line InputError: rows of different runs never mix. A file written before a column of
     ADDED_SETTINGS existed gives its rows the value of `defaults` (run_settings without options).
+    An output that is not a regular file (a stream such as `-`, a FIFO, a device, a folder) is
+    refused first with a one-line OutputError (atomic.output_target): the file is read back and
+    rewritten whole, which a stream cannot be.
     """
+    output_target(path)
     if not path.exists():
         return {}, {}
     try:

@@ -16,6 +16,7 @@ from solvers.search.ida import ida_star
 from solvers.search.parallel_ida import parallel_ida_star
 from solvers.search.uninformed import bfs, iddfs
 from solvers.solve import solve
+from tests.forging import forged
 
 BLANK_LAST = Puzzle(3, 3)
 BLANK_FIRST = Puzzle(3, 3, list(range(9)))
@@ -77,7 +78,7 @@ def test_a_table_that_is_not_zero_at_the_goal_is_refused_before_any_search(tmp_p
     from pdb_build.store import checksum
 
     path = build_pdb_file(plan_build(BLANK_FIRST, preset(BLANK_FIRST, "4-4")), tmp_path / "44.h5")[0]
-    with h5py.File(path, "r+") as handle:
+    with forged(path) as handle:
         table = handle["pattern_0"][...]
         table[table == 0] = 2  # the goal placement's entry, the only 0
         handle["pattern_0"][...] = table

@@ -26,6 +26,7 @@ from solvers.search.parallel_ida import parallel_ida_star
 from solvers.solve import solve
 from tests import naive
 from tests.conftest import STANDARD_3X3, assert_ida_matches_naive, distances
+from tests.forging import forged
 
 BLANK_FIRST_3X3 = tuple(range(9))
 CASES = [  # (goal, patterns): two goals, patterns of 2 to 4 tiles whose values fit in 4 bits
@@ -165,7 +166,7 @@ def test_build_pdb_from_an_uncompressed_file_encodes_it_without_building(files, 
     out = tmp_path / "encoded.h5"
     assert build_pdb_main(["--from", str(paths["za"]), "--compress", "delta", "--out", str(out)]) == 0
     assert f"as delta, 1 bits per entry: {out}" in capsys.readouterr().out
-    assert np.array_equal(load_partition(out).buffer, load_partition(paths["za-delta"]).buffer)
+    assert all(map(np.array_equal, load_partition(out).tables, load_partition(paths["za-delta"]).tables))
     assert np.array_equal(_h(puzzle, out, states[::5]), _h(puzzle, paths["za"], states[::5]))
     for argv, message in ((["--from", str(out), "--compress", "min:2"], "already encoded (delta)"),
                           (["--from", str(paths["za"]), "--compress", "none"], "--from takes --compress"),
@@ -184,7 +185,7 @@ def test_verify_pdb_compares_an_encoded_file_with_a_rebuild(files, tmp_path):
         assert verdict.ok, verdict.line()
         broken = tmp_path / f"{name.replace(':', '')}.h5"
         broken.write_bytes(paths[name].read_bytes())
-        with h5py.File(broken, "r+") as handle:
+        with forged(broken) as handle:
             dataset = handle["pattern_1"]
             stored = dataset[...]
             stored[len(stored) // 2] ^= 1

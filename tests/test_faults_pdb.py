@@ -24,6 +24,7 @@ from pdb_build.store import PdbError, checksum, load_partition
 from solvers.cli import solve_batch_main, solve_puzzle_main
 from solvers.puzzle import Puzzle
 from tests.faults_support import FUZZ, assert_one_line_error, build_small_pdb, call
+from tests.forging import forged
 
 HARD_8 = "8 6 7 2 5 4 3 0 1"  # 31 moves from the default goal
 
@@ -90,8 +91,13 @@ def test_truncated_files(pdbs, tmp_path, keep):
 
 
 def chunk_location(path: Path, table: int) -> tuple[int, int]:
+    """(offset, size) in the file of a table's stored bytes: the whole table where it is stored
+    contiguous, else its first chunk."""
     with h5py.File(path) as handle:
-        info = handle[f"pattern_{table}"].id.get_chunk_info(0)
+        dataset = handle[f"pattern_{table}"]
+        if dataset.chunks is None:
+            return dataset.id.get_offset(), dataset.id.get_storage_size()
+        info = dataset.id.get_chunk_info(0)
     return info.byte_offset, info.size
 
 
@@ -127,7 +133,7 @@ def test_a_table_value_changed_by_one(pdbs, tmp_path, table, index):
 @pytest.mark.parametrize("value", [0, 2, 999, -1, "1", "one", 1.5, None])
 def test_wrong_format_version(pdbs, tmp_path, value):
     path = copy_of(pdbs["good"], tmp_path, "version.h5")
-    with h5py.File(path, "r+") as handle:
+    with forged(path) as handle:
         if value is None:
             del handle.attrs["format_version"]
         else:
@@ -140,7 +146,7 @@ def test_wrong_format_version(pdbs, tmp_path, value):
                                     "goal garbage", "rows garbage", "tiles mismatch", "uint16 table", "short table"])
 def test_damaged_attributes_and_datasets(pdbs, tmp_path, change):
     path = copy_of(pdbs["good"], tmp_path, "damaged.h5")
-    with h5py.File(path, "r+") as handle:
+    with forged(path) as handle:
         if change == "format":
             handle.attrs["format"] = "someone-elses-format"
         elif change == "no format":
@@ -238,8 +244,8 @@ def test_a_file_for_another_partition_is_refused_by_the_api(pdbs):
 
 def rewrite_partition(path: Path, patterns: list[tuple[int, ...]], source_tables: list[int]) -> None:
     """Rewrite a file's partition: table i becomes a copy of source table source_tables[i], with its
-    tiles, attributes and checksum made consistent, so that only the partition itself is wrong."""
-    with h5py.File(path, "r+") as handle:
+    tiles, attributes and checksums made consistent, so that only the partition itself is wrong."""
+    with forged(path) as handle:
         originals = [(handle[f"pattern_{i}"][...], dict(handle[f"pattern_{i}"].attrs)) for i in range(2)]
         for i in range(2):
             del handle[f"pattern_{i}"]
@@ -329,3 +335,94 @@ def test_random_damage_anywhere_is_refused_or_harmless(pdbs, tmp_path):
     outcome = json.loads(done.stdout.strip().splitlines()[-1])
     assert outcome["problems"] == [], outcome["problems"][:10]
     assert outcome["refused"] > 100
+
+
+# ------------------------------------------------------------------ the file checksum: attributes that cannot lie
+
+def test_a_file_relabelled_for_another_board_of_as_many_cells_is_refused(pdbs, tmp_path):
+    """A 2x4 file relabelled as a 4x2 board's, its table checksums intact: without a checksum
+    over the attributes its tables would be read for the wrong board and give wrong optimal
+    lengths."""
+    path = copy_of(pdbs["2x4"], tmp_path, "relabelled.h5")
+    with h5py.File(path, "r+") as handle:
+        handle.attrs["board_rows"], handle.attrs["board_cols"] = 4, 2
+    status, out, err = call(solve_puzzle_main, ["1 2 / 3 4 / 5 6 / 0 7", "--board", "4x2", "--heuristic", f"pdb:{path}"])
+    line = assert_one_line_error(status, out, err, "solve-puzzle")
+    assert str(path) in line and "attributes were changed after it was written" in line, line
+
+
+@pytest.mark.parametrize("change", ["goal", "partition name", "tiles", "table kind", "compression", "cost model",
+                                    "a note", "no file checksum value"])
+def test_any_attribute_changed_after_writing_fails_the_file_checksum(pdbs, tmp_path, change):
+    path = copy_of(pdbs["good"], tmp_path, "changed.h5")
+    with h5py.File(path, "r+") as handle:
+        dataset = handle["pattern_0"]
+        if change == "goal":
+            handle.attrs["goal"] = np.array([2, 1, 3, 4, 5, 6, 7, 8, 0])
+        elif change == "partition name":
+            handle.attrs["partition"] = "4-4-renamed"
+        elif change == "tiles":
+            dataset.attrs["tiles"] = np.array([1, 2, 3, 5])
+        elif change == "table kind":
+            handle.attrs["table_kind"] = "plain "
+        elif change == "compression":
+            dataset.attrs["bits_per_entry"] = 4
+        elif change == "cost model":
+            handle.attrs["cost_model"] = "non-additive"
+        elif change == "a note":
+            dataset.attrs["note"] = "checked by hand"
+        else:
+            handle.attrs["file_checksum"] = "sha256:" + "0" * 64
+    with pytest.raises(PdbError, match="attributes were changed after it was written"):
+        load_partition(path)
+
+
+def test_a_file_without_a_file_checksum_is_refused_with_the_command_that_rebuilds_it(pdbs, tmp_path):
+    path = copy_of(pdbs["blank-first"], tmp_path, "older.h5")
+    with h5py.File(path, "r+") as handle:
+        del handle.attrs["file_checksum"]
+    with pytest.raises(PdbError, match="older tilepdb") as error:
+        load_partition(path)
+    command = str(error.value).partition("rebuild it with: ")[2]
+    assert command == (f"build-pdb --board 3x3 --goal '0 1 2 3 4 5 6 7 8' --pattern 1,2,3,4 --pattern 5,6,7,8 "
+                       f"--force --out {path}")
+
+
+# ------------------------------------------------------------------ one stored copy: the file's own bytes
+
+def test_the_tables_are_the_files_own_bytes_mapped_and_nothing_is_written_beside_it(pdbs, tmp_path):
+    path = copy_of(pdbs["good"], tmp_path, "mapped.h5")
+    database = load_partition(path)
+    with h5py.File(path, "r") as handle:
+        offsets = [handle[f"pattern_{i}"].id.get_offset() for i in range(2)]
+        assert all(np.array_equal(handle[f"pattern_{i}"][...], database.tables[i]) for i in range(2))
+    assert [t.ctypes.data - database.buffer.ctypes.data for t in database.tables] == offsets
+    assert database.buffer.size == path.stat().st_size and not database.buffer.flags.writeable
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mapped.h5"]
+
+
+def test_a_compressed_codec_is_read_into_memory_and_verified(pdbs):
+    database = load_partition(pdbs["zstd"])
+    reference = load_partition(pdbs["good"])
+    assert all(np.array_equal(a, b) for a, b in zip(database.tables, reference.tables))
+    assert database.buffer.size == sum(t.size for t in database.tables)
+
+
+def test_table_bytes_changed_after_a_first_load_are_refused_at_the_next_load(pdbs, tmp_path):
+    """The bytes are checked at every load: flipping a byte of a table in the file, its
+    modification time set back, is caught by the next command."""
+    path = copy_of(pdbs["good"], tmp_path, "flipped-later.h5")
+    assert_solves = call(solve_puzzle_main, [HARD_8, "--heuristic", f"pdb:{path}"])
+    assert assert_solves[0] == 0 and "31" in assert_solves[1], assert_solves
+    database = load_partition(path)
+    offset = int(database.tables[1].ctypes.data - database.buffer.ctypes.data) + 777
+    del database
+    before = path.stat()
+    with path.open("r+b") as handle:
+        handle.seek(offset)
+        value = handle.read(1)[0]
+        handle.seek(offset)
+        handle.write(bytes([value ^ 1]))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    line = assert_refused_before_search(path, tmp_path, how="pdb:{path}")
+    assert "table 1" in line and "fails its checksum" in line, line

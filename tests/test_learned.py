@@ -12,11 +12,12 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom
 from solvers.data_files import data_folder
 from solvers.errors import InputError
+from solvers.file_checksum import FILE_CHECKSUM
 from solvers.experiments import compare
 from solvers.heuristics import from_spec
 from solvers.heuristics.features import feature_set, inputs_of
 from solvers.heuristics.learned import batch_h
-from solvers.heuristics.model_file import ModelError, read_model, shipped_models, write_model
+from solvers.heuristics.model_file import ModelError, read_model, shipped_models, weights_checksum, write_model
 from solvers.heuristics.network import Network, forward
 from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step, guide, solved_examples
 from solvers.learning.davi import DaviSettings, davi_start, fresh_start
@@ -30,6 +31,7 @@ from solvers.reports import write_report
 from solvers.solve import solve
 from tests import naive
 from tests.conftest import STANDARD_3X3, default_forbidden, distances
+from tests.forging import forged
 from tests.incremental import walk_values
 
 FEATURES = "manhattan, linear-conflict, blank, cells"
@@ -233,19 +235,38 @@ def test_models_for_another_board_or_goal_and_damaged_files_are_refused(tmp_path
     with pytest.raises(ModelError, match="not a readable tilepdb model file"):
         from_spec(puzzle, f"learned:{tmp_path / 'text.h5'}")
 
-    def altered(name, change):
+    def altered(name, change, opened=forged):
         copy = tmp_path / name
         copy.write_bytes(path.read_bytes())
-        with h5py.File(copy, "r+") as handle:
+        with opened(copy) as handle:
             change(handle)
         return copy
 
-    def tamper(handle):
+    def tamper(handle, value=None):
         weights = handle["w2"][()]
-        weights[0, 0] += 1.0
+        weights[0, 0] = weights[0, 0] + 1.0 if value is None else value
         handle["w2"][...] = weights
 
+    def not_finite(value):
+        def change(handle):
+            tamper(handle, value)
+            handle.attrs["checksum"] = weights_checksum(Network(**{n: handle[n][()] for n in Network._fields}))
+        return change
+
+    def unsigned(copy):
+        return h5py.File(copy, "r+")
+
+    for name, change in {"goal.h5": lambda h: h.attrs.__setitem__("goal", h.attrs["goal"][::-1]),
+                         "board.h5": lambda h: h.attrs.__setitem__("board_rows", 1),
+                         "weights.h5": tamper}.items():
+        with pytest.raises(ModelError, match="were changed after it was written"):
+            from_spec(puzzle, f"learned:{altered(name, change, unsigned)}")
+    unsigned_file = altered("unsigned.h5", lambda h: h.attrs.__delitem__(FILE_CHECKSUM), unsigned)
+    with pytest.raises(ModelError, match="older tilepdb.*train the model again"):
+        from_spec(puzzle, f"learned:{unsigned_file}")
     cases = {
+        "nan.h5": (not_finite(np.nan), "w2 hold values that are not finite"),
+        "infinite.h5": (not_finite(-np.inf), "w2 hold values that are not finite"),
         "tampered.h5": (tamper, "fail their checksum"),
         "missing.h5": (lambda h: h.__delitem__("w3"), "damaged: KeyError"),
         "version.h5": (lambda h: h.attrs.__setitem__("format_version", 99), "format version 99 is not 1"),

@@ -16,6 +16,7 @@ from pdb_build.partitions import custom, preset
 from pdb_build.store import FORMAT_VERSION, PdbError, default_file_name, load_partition, write_partition
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
+from tests.forging import forged
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +186,7 @@ def test_a_file_that_cannot_be_built_in_its_folder_is_one_line(tmp_path):
 def test_another_ranking_scheme_is_refused(built_file, tmp_path, where, scheme):
     puzzle, _, path, _ = built_file
     other = _copy(path, tmp_path, "other.h5")
-    with h5py.File(other, "r+") as handle:
+    with forged(other) as handle:
         (handle if where == "file" else handle[where]).attrs["ranking_scheme"] = scheme
     with pytest.raises(PdbError, match=re.escape(f"indexed by ranking scheme '{scheme}', not 'map-colex")) as error:
         load_partition(other, puzzle)

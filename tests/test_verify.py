@@ -24,6 +24,7 @@ from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 from tests import naive
 from tests.conftest import STANDARD_3X3
+from tests.forging import forged
 
 CHECKS = {
     verify.GOAL_NOT_ZERO: "goal not zero", verify.IS_UNREACHED: "unreached",
@@ -143,7 +144,7 @@ def _changed_copy(path, tmp_path, number, index, delta):
     """A copy of `path` with one entry changed and its checksum recomputed as store.py does."""
     copy = tmp_path / f"changed-{number}-{index}-{delta}.h5"
     copy.write_bytes(path.read_bytes())
-    with h5py.File(copy, "r+") as handle:
+    with forged(copy) as handle:
         dataset = handle[f"pattern_{number}"]
         table = dataset[...]
         table[index] = int(table[index]) + delta

@@ -23,6 +23,7 @@ from solvers.puzzle import Puzzle
 from solvers.solve import solve
 from tests import naive
 from tests.conftest import STANDARD_3X3, assert_ida_matches_naive, distances
+from tests.forging import forged
 
 BLANK_FIRST_3X3 = tuple(range(9))
 PATTERNS_3X3 = [(1, 2, 4, 5), (3, 6, 7, 8)]
@@ -138,7 +139,7 @@ def test_reflected_zero_aware_lookup_is_admissible_and_at_least_the_identity(tmp
         assert solve(puzzle, array[i], "ida", reflected).length == exact[states[i]]
 
 
-def test_file_kind_and_old_plain_files_load_unchanged(files_3x3, tmp_path):
+def test_file_kind_and_plain_files_without_a_table_kind_load_unchanged(files_3x3, tmp_path):
     puzzle, paths = files_3x3
     database = load_partition(paths["za"], puzzle)
     assert database.table_kind == ZERO_AWARE and len(database.layouts) == 2
@@ -147,7 +148,7 @@ def test_file_kind_and_old_plain_files_load_unchanged(files_3x3, tmp_path):
     # a file as written before table kinds existed: format version 1, no table_kind attribute
     old = tmp_path / "old.h5"
     old.write_bytes(paths["plain"].read_bytes())
-    with h5py.File(old, "r+") as handle:
+    with forged(old) as handle:
         assert handle.attrs["format_version"] == 1
         del handle.attrs["table_kind"]
     loaded = load_partition(old, puzzle)
@@ -157,7 +158,7 @@ def test_file_kind_and_old_plain_files_load_unchanged(files_3x3, tmp_path):
                           from_spec(puzzle, f"pdb:{paths['plain']}").evaluate_many(states))
     lying = tmp_path / "lying.h5"
     lying.write_bytes(paths["za"].read_bytes())
-    with h5py.File(lying, "r+") as handle:
+    with forged(lying) as handle:
         handle.attrs["format_version"] = 1
     with pytest.raises(PdbError, match="format version 1 does not match its table kind 'zero-aware' and compression 'none'; rebuild"):
         load_partition(lying, puzzle)

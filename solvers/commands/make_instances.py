@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from solvers.atomic import atomic_target
+from solvers.atomic import atomic_target, is_stream_name, output_target
 from solvers.cli_support import (
     EXIT_OK,
     OneLineParser,
@@ -74,7 +74,7 @@ def _make_instances(args) -> int:
     puzzle = Puzzle(*parse_board(args.board), args.goal)
     asked = TRISTATE_VALUES[args.solve]
     solving = puzzle.n_cells <= MAX_SOLVE_CELLS if asked is None else asked
-    out = None if args.out == "-" else _new_file(args.out, args.force)
+    out = None if is_stream_name(args.out) else _new_file(args.out, args.force)
     with announcing("make-instances", "kernels for drawing" + (" and solving" if solving else "") + " instances",
                     instances_seconds(solving), shown(args.verbose, args.quiet)):
         return _made_instances(args, puzzle, solving, out)
@@ -96,8 +96,12 @@ def _made_instances(args, puzzle: Puzzle, solving: bool, out: Path | None) -> in
         + ('then "| optimal length" (IDA*, each solution replayed).' if solving
            else 'no optimal lengths yet (append "| length" when known).'),
     ])
-    if out is None:
+    if args.out == "-":
         sys.stdout.write(text)
+        return EXIT_OK
+    if out is None:  # /dev/stdout and the like: written straight
+        with atomic_target(args.out, stream=True) as stream:
+            stream.write_text(text)
         return EXIT_OK
     try:
         with atomic_target(out) as temporary:
@@ -114,8 +118,7 @@ def _new_file(name: str, force: bool) -> Path:
     if not name.strip():
         raise InputError("--out needs a file name")
     path = Path(name)
-    if path.is_dir():
-        raise InputError(f"--out {name} is a folder; give a file name")
+    output_target(path)  # a folder, a device, a FIFO: refused before any work
     if path.exists() and not force:
         raise InputError(f"{name} exists; pass --force to replace it")
     return path

@@ -9,12 +9,16 @@ What a file holds (written by learn-heuristic, read by the `learned:FILE` heuris
                  model was trained, the build-pdb command that writes it); hidden: the two
                  hidden layers' sizes; training: JSON of how the model was trained (method,
                  budget, seed, seconds, states seen, ...); checksum: SHA-256 over the weights
+                 (what a batch records of the model); file_checksum: SHA-256 over every
+                 attribute and every array (solvers/file_checksum.py)
     datasets     the network's arrays (network.Network's fields); loss_curve: (states seen,
                  loss) rows of the training
 
 Reading refuses, with one line (ModelError): a missing or non-HDF5 file, another format or
-version, a damaged file (an array missing or of the wrong shape, weights that fail the
-checksum), a model for another board or goal, and a PDB file of its features that is missing
+version, a file without a file checksum (written by an older tilepdb) or whose attributes or
+arrays fail it (a relabelled board, goal or feature list), a damaged file (an array missing or
+of the wrong shape, weights that fail their checksum or are not finite), a model for another
+board or goal, and a PDB file of its features that is missing
 or differs from the one the model was trained on, naming the file and the command that
 builds it. Nothing is read half: the whole file is checked before a term is made.
 
@@ -39,6 +43,7 @@ from pdb_build.store import build_command, check_target, package_version, raised
 from solvers.atomic import atomic_target
 from solvers.data_files import data_folder
 from solvers.errors import InputError
+from solvers.file_checksum import FILE_CHECKSUM, file_checksum
 from solvers.heuristics.features import PATTERNS_PREFIX, FeatureSet, feature_set
 from solvers.heuristics.network import Network
 from solvers.heuristics.pdb_files import loaded
@@ -148,6 +153,7 @@ def write_model(path: str | Path, features: FeatureSet, network: Network, traini
             for name, array in zip(network._fields, network):
                 handle.create_dataset(name, data=np.asarray(array, dtype=np.float64))
             handle.create_dataset("loss_curve", data=np.asarray(loss_curve, dtype=np.float64).reshape(-1, 2))
+            handle.attrs[FILE_CHECKSUM] = file_checksum(handle, data=True)
     except OSError as error:
         raise ModelError(f"cannot write {path}: {error.strerror or error}") from None
     return path
@@ -196,6 +202,12 @@ def _read(path: Path, handle: h5py.File) -> StoredModel:
         shown = repr(version.item() if isinstance(version, np.generic) else version)
         raise ModelError(f"{path}: format version {shown} is not {FORMAT_VERSION}, the "
                          "version this tilepdb reads; train the model again with learn-heuristic")
+    if FILE_CHECKSUM not in attrs:
+        raise ModelError(f"{path}: written by an older tilepdb, without a checksum over its attributes; train the "
+                         "model again with learn-heuristic")
+    if str(attrs[FILE_CHECKSUM]) != file_checksum(handle, data=True):
+        raise ModelError(f"{path}: its attributes or arrays were changed after it was written (they fail the file "
+                         "checksum); train the model again with learn-heuristic")
     try:  # a missing or malformed attribute or array: a damaged file, not a bug
         puzzle = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
         pdb_files = tuple(json.loads(str(attrs["pdb_files"])))
@@ -212,6 +224,10 @@ def _read(path: Path, handle: h5py.File) -> StoredModel:
     _check_shapes(path, network)
     if weights_checksum(network) != stored.checksum:
         raise ModelError(f"{path}: its weights fail their checksum; the file is damaged")
+    not_finite = [name for name, array in zip(network._fields, network) if not np.all(np.isfinite(array))]
+    if not_finite:
+        raise ModelError(f"{path}: its arrays {', '.join(not_finite)} hold values that are not finite (NaN or "
+                         "infinite); train the model again with learn-heuristic")
     return stored
 
 

@@ -201,8 +201,8 @@ def _array(values) -> np.ndarray:
 def _shared_tables(databases: tuple[PatternDatabase, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(buffer, where each pattern's table starts in it): the tables of every pattern, a table
     that several files hold (the same pattern, kind, encoding and checksum, as in a catalogue
-    of partitions) stored once. One file's tables are its own (mapped from its table file:
-    pdb_build/table_file.py); several files' are copied into memory advised to live on huge
+    of partitions) stored once. One file's tables are its own (mapped from the file where they
+    are stored uncompressed: pdb_build/store.py); several files' are copied into memory advised to live on huge
     pages (pdb_build/pages.py)."""
     if len(databases) == 1:
         database = databases[0]

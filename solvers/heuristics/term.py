@@ -146,10 +146,12 @@ class Combination:
         return None
 
 
-def file_stamp(path: str | Path) -> tuple[int, int] | None:
-    """(size, modification time in ns) of a file that a term reads, None if it cannot be read."""
+def file_stamp(path: str | Path) -> tuple[int, int, int, int] | None:
+    """(size, modification time, change time in ns, inode) of a file that a term reads, None if
+    it cannot be read: a file replaced, or changed in place even with its modification time
+    set back (the change time cannot be), has another stamp."""
     try:
         status = os.stat(path)
     except OSError:
         return None
-    return status.st_size, status.st_mtime_ns
+    return status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino
