@@ -4,12 +4,19 @@
 build-pdb exit status: 0 built, 2 invalid input or a build that cannot be done (one line on
 stderr), 130 interrupted (no file is left at the target path). verify-pdb exit status: 0 every
 file passed, 1 some table failed a check, 2 a file could not be verified and none failed,
-130 interrupted.
+130 interrupted. The console scripts and `python -m pdb_build.cli` (build-pdb) run them through
+solvers/entry.py, which handles Ctrl-C before these modules are imported.
 """
 
 from __future__ import annotations
 
 import sys
+
+if __name__ == "__main__":  # before the imports below, as the console script does
+    from solvers.entry import build_pdb_main as _build_pdb_script
+
+    sys.exit(_build_pdb_script())
+
 from pathlib import Path
 
 from pdb_build.bfs import table_stats
@@ -165,6 +172,3 @@ def _verified(args) -> int:
         failed |= not verdict.ok
     return EXIT_FAILED if failed else EXIT_INVALID if unverified else EXIT_OK
 
-
-if __name__ == "__main__":
-    sys.exit(build_pdb_main())

@@ -83,9 +83,9 @@ def custom(puzzle: Puzzle, pattern_texts: list[str]) -> Partition:
     """A partition from texts such as "1,2,3" (one per pattern), validated for this puzzle."""
     patterns = []
     for text in pattern_texts:
-        tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-        if not tokens or not all(re.fullmatch(r"\d+", t) for t in tokens):
-            raise InputError(f"pattern {text!r} is not a list of tile numbers such as 1,2,3")
+        tokens = re.split(r"[ \t]*,[ \t]*|[ \t]+", text.strip(" \t"))  # an empty token: a stray comma
+        if not all(re.fullmatch(r"[0-9]+", t) for t in tokens):
+            raise InputError(f"pattern {text!r} is not a list of tile numbers in digits 0-9 such as 1,2,3")
         patterns.append(tuple(sorted(int(t) for t in tokens)))
     check_patterns(puzzle, patterns)
     return Partition(f"custom-{'-'.join(str(len(p)) for p in patterns)}-{tiles_digest(patterns)}", tuple(patterns))

@@ -430,6 +430,13 @@ def contradicts_optimum(length: int | None, lower_bound: int | None, optimum: in
     return (length is not None and length < optimum) or (lower_bound is not None and lower_bound > optimum)
 
 
+def _count(field: int | str) -> int | None:
+    """A row's length or lower bound as a number, None where the row has none (an empty field); 0
+    is a number like any other (a start that is the goal), written as an int in this run's rows
+    and as text in rows read back."""
+    return None if field == "" else int(field)
+
+
 def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, n_retried: int,
              wall: float) -> BatchSummary:
     solved = [r for r in rows.values() if r["status"] == SOLVED]
@@ -437,8 +444,7 @@ def _summary(instances: list[Instance], rows: dict[int, dict], n_resumed: int, n
     known = {i.number: i.optimal for i in instances}
     mismatches = tuple(sorted(
         int(r["id"]) for r in rows.values()
-        if contradicts_optimum(int(r["length"]) if r["length"] else None,
-                               int(r["lower_bound"]) if r["lower_bound"] else None, known[int(r["id"])])
+        if contradicts_optimum(_count(r["length"]), _count(r["lower_bound"]), known[int(r["id"])])
     ))
     return BatchSummary(
         n_instances=len(instances),

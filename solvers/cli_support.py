@@ -10,8 +10,9 @@ from collections.abc import Callable
 
 from solvers import interrupts
 from solvers.errors import InputError
+from solvers.interrupts import EXIT_INTERRUPTED
 
-EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_GAVE_UP, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_UNSOLVABLE, EXIT_INVALID, EXIT_GAVE_UP = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
 EXIT_BUG = 70  # EX_SOFTWARE of sysexits.h: an internal error
 
@@ -33,6 +34,7 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
     interrupts.install()
     try:
         status = body()
+        sys.stdout.flush()  # the last lines delivered now, while a reader that went away is still ours to report
         interrupts.raise_if_requested()  # an interrupt swallowed at the very end still counts
         return status
     except InputError as error:

@@ -7,8 +7,9 @@ Format (see data/korf100.txt):
     # goal: 0 1 2 3 ... 15            optional header; default goal otherwise
     14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 | 57
 
-Each instance line lists the tiles row by row; `| N` gives its known optimal length.
-Instances are numbered from 1 in file order. The benchmark sets shipped with tilepdb (the data
+Each instance line lists the tiles row by row, as solvers/puzzle.py's parse_tiles reads text
+(tiles in the digits 0-9 between spaces or commas; `/` or `;` may mark rows); `| N` gives its
+known optimal length, N in the digits 0-9. Instances are numbered from 1 in file order. The benchmark sets shipped with tilepdb (the data
 files with a header, e.g. korf100) can be named instead of given by path.
 """
 
@@ -33,6 +34,7 @@ class Instance:
 
 
 HEADER = re.compile(r"#\s*(board|goal)\s*:\s*(.*)")
+MAX_DIGITS = 100  # past every length and instance number by far; int() refuses text of thousands of digits
 
 
 def packaged_sets() -> list[str]:
@@ -132,11 +134,19 @@ def load_instances(
 
 
 def _known_length(text: str) -> int | None:
-    if not text.strip():
+    """The known length after an instance's `|` (None: none given)."""
+    digits = text.strip()
+    if not digits:
         return None
-    if not re.fullmatch(r"\s*\d+\s*", text):
-        raise PuzzleError(f"known length {text.strip()!r} is not a non-negative integer")
-    return int(text)
+    if not re.fullmatch(r"[0-9]+", digits):
+        raise PuzzleError(f"known length {digits!r} is not a non-negative integer in digits 0-9")
+    if _too_long(digits):
+        raise PuzzleError(f"known length {digits[:20]}... is out of range ({len(digits)} digits)")
+    return int(digits)
+
+
+def _too_long(digits: str) -> bool:
+    return len(digits.lstrip("0")) > MAX_DIGITS
 
 
 def select_instances(instances: list[Instance], selection: str) -> list[Instance]:
@@ -146,9 +156,11 @@ def select_instances(instances: list[Instance], selection: str) -> list[Instance
     """
     wanted = set()
     for part in selection.split(","):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        match = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
         if not match:
             raise InputError(f"instance selection {selection!r}: {part.strip()!r} is not a number or a range such as 3-7")
+        if any(_too_long(number) for number in match.groups() if number):
+            raise InputError(f"instance selection: {part.strip()[:20]}... is outside 1-{len(instances)}")
         low, high = int(match.group(1)), int(match.group(2) or match.group(1))
         if low > high:
             raise InputError(f"instance selection {selection!r}: {low}-{high} runs backwards; write {high}-{low}")

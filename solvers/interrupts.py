@@ -8,7 +8,9 @@ an interrupt that was swallowed is delivered again a moment later, and commit po
 of an atomic output, the end of a command) ask for the record before they go ahead.
 
 The record is process-wide state, as signal dispositions are: it says only that this process
-was asked to stop.
+was asked to stop. Once a command has finished, `exit_at_once` makes an interrupt end the process
+there and then: what is left is Python's shutdown, where a KeyboardInterrupt could only be
+printed as ignored, traceback and all.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import threading
 
 _requested = threading.Event()
 REDELIVERY_DELAY = 0.05  # seconds: long enough for the callback that swallowed it to return
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command that Ctrl-C ended
 
 
 def install() -> None:
@@ -31,6 +34,25 @@ def install() -> None:
         signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
     sys.unraisablehook = _redeliver_swallowed
+
+
+def exit_at_once(line: str) -> None:
+    """From now on, SIGINT and SIGTERM end the process at once with exit status 130, running
+    nothing more, and with `line` on stderr unless an interrupt was already recorded (the command
+    has said its line); a SIGINT that the process was started to ignore stays ignored. For a
+    command whose work is done and whose output is flushed: nothing of it is left to stop
+    cleanly."""
+
+    def leave(signal_number, frame):
+        try:
+            if not _requested.is_set():
+                os.write(2, f"{line}\n".encode())  # stderr's descriptor: no buffer to enter from a handler
+        finally:
+            os._exit(EXIT_INTERRUPTED)
+
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, leave)
+    signal.signal(signal.SIGTERM, leave)
 
 
 def requested() -> bool:

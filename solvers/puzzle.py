@@ -24,6 +24,12 @@ MAX_SIDE = 8
 MOVE_LETTERS = "UDLR"
 UP, DOWN, LEFT, RIGHT = range(4)
 NO_CELL = -1
+# tiles as text (parse_tiles)
+ROW_MARKS = re.compile(r"[/;\n]")
+SPACES = " \t\r\f\v"  # ASCII's: other white space is no separator
+SPACE_RUN = re.compile(f"[{SPACES}]+")
+TILE = re.compile(r"[0-9]+")
+MAX_TILE_DIGITS = 18  # past every board's tiles; int() refuses text of thousands of digits
 
 
 class PuzzleError(InputError):
@@ -37,7 +43,7 @@ def inverse_move(move: int) -> int:
 
 def parse_board(text: str) -> tuple[int, int]:
     """Parse `RxC` (rows x columns, e.g. `4x3`) into `(rows, cols)` within the supported sizes."""
-    match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", str(text))
+    match = re.fullmatch(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*", str(text))
     if not match:
         raise PuzzleError(f"board {text!r} is not of the form RxC (rows x columns), e.g. 4x4")
     rows, cols = int(match.group(1)), int(match.group(2))
@@ -57,13 +63,18 @@ def check_board_size(rows: int, cols: int) -> None:
 def parse_tiles(value) -> tuple[list[int], tuple[int, int] | None]:
     """Read tiles from text or (nested) sequences.
 
-    Text separates tiles by spaces or commas and rows by `/`, `;` or new lines, e.g.
-    `"1 2 3 4 6 8 7 5 0"` or `"1,2,3/4,6,8/7,5,0"`. A nested sequence lists rows.
+    Text separates tiles by spaces (or tabs) or by commas and rows by `/`, `;` or new lines, e.g.
+    `"1 2 3 4 6 8 7 5 0"` or `"1,2,3/4,6,8/7,5,0"`; spaces may stand around commas and row marks,
+    and before and after the whole text. A tile in text is a non-negative integer written in
+    the digits 0-9. Anything else is refused in one line naming it: another token (`-0`, `+3`,
+    `5.5`, digits of other scripts), an empty tile (`7,,3`, a comma at either end of a row) and
+    an empty row (a row mark at either end, or two with nothing between). A nested sequence
+    lists rows; its tiles are integers (Python's or numpy's) or text as above.
     Returns the flat tiles and, when rows were marked, the shape `(rows, cols)`.
     """
     if isinstance(value, str):
-        rows_text = [row for row in re.split(r"[/;\n]", value) if row.strip()]
-        rows = [[token for token in re.split(r"[\s,]+", row.strip()) if token] for row in rows_text]
+        text = value.strip(SPACES + "\n")
+        rows = [_text_row(row, text) for row in ROW_MARKS.split(text)] if text else []
     elif isinstance(value, np.ndarray):
         if value.ndim not in (1, 2):
             raise PuzzleError(f"cannot read tiles from a {value.ndim}-dimensional array; give a row or a grid")
@@ -87,15 +98,38 @@ def parse_tiles(value) -> tuple[list[int], tuple[int, int] | None]:
     return tiles, (len(rows), widths.pop())
 
 
+def _text_row(row: str, text: str) -> list[str]:
+    """The tokens of one row of `text`: its fields between commas, each one or more tokens
+    between spaces."""
+    if not row.strip(SPACES):
+        raise PuzzleError(f"an empty row in {_shown(text)}: a row mark (/, ; or a new line) stands between "
+                          "two rows of tiles")
+    fields = [SPACE_RUN.split(field.strip(SPACES)) for field in row.split(",")]
+    if [""] in fields:
+        raise PuzzleError(f"an empty tile in {_shown(row.strip(SPACES))}: a comma stands between two tiles")
+    return [token for field in fields for token in field]
+
+
 def _as_tile(token) -> int:
-    """One tile as an int; rejects floats with a fraction, booleans and non-numbers."""
+    """One tile as an int: an integer (Python's or numpy's, not a boolean), or text in the
+    digits 0-9."""
     if isinstance(token, (bool, np.bool_)):
         raise PuzzleError(f"tile {token!r} is not an integer")
     if isinstance(token, (int, np.integer)):
         return int(token)
-    if isinstance(token, str) and re.fullmatch(r"[+-]?\d+", token.strip()):
-        return int(token)
-    raise PuzzleError(f"tile {token!r} is not an integer")
+    if not isinstance(token, str):
+        raise PuzzleError(f"tile {token!r} is not an integer")
+    if not TILE.fullmatch(token):
+        raise PuzzleError(f"tile {_shown(token)} is not a non-negative integer in digits 0-9")
+    digits = len(token.lstrip("0"))
+    if digits > MAX_TILE_DIGITS:
+        raise PuzzleError(f"tile {_shown(token)} is out of range: no board has a tile of {digits} digits")
+    return int(token)
+
+
+def _shown(text: str) -> str:
+    """`text` quoted for a message, cut short if long."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
 
 
 def infer_board(n_tiles: int, shape: tuple[int, int] | None) -> tuple[int, int]:

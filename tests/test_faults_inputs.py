@@ -25,9 +25,10 @@ from hypothesis.extra import numpy as hnp
 
 from pdb_build.cli import build_pdb_main
 from pdb_build.store import load_partition
-from solvers.cli import solve_batch_main, solve_puzzle_main
+from solvers.cli import compare_heuristics_main, solve_batch_main, solve_puzzle_main
 from solvers.errors import InputError
 from solvers.heuristics import ALIASES, NAMED, from_spec
+from solvers.heuristics.spec import MAX_DEPTH
 from solvers.puzzle import Puzzle, PuzzleError, load_puzzle, parse_board, parse_tiles
 from solvers.search.registry import search_named
 from tests.faults_support import (
@@ -117,7 +118,8 @@ def puzzle_cases(draw):
         elif mutation == "huge":
             tiles[where] = str(draw(st.integers(10**18, 10**40)))
         else:
-            tiles[where] = draw(st.sampled_from(["x", "1.5", "0x1", "--", "1e3", "NaN", "\u00bd", "3-", "++1"]))
+            tiles[where] = draw(st.sampled_from(["x", "1.5", "0x1", "--", "1e3", "NaN", "\u00bd", "3-", "++1", "-0", "+1",
+                                                 "\uff11", "\u0661", "1\u00a02"]))
     # the goal: only where the board is small enough to check exactly
     goal = None
     goal_choice = draw(st.sampled_from(["none", "given", "given", "bad"]))
@@ -158,7 +160,7 @@ def puzzle_cases(draw):
 
 def expected_puzzle(tiles, shape, flag_board, goal):
     """(valid, rows, cols, start, goal) from what the input really is."""
-    if not tiles or not all(re.fullmatch(r"[+-]?[0-9]+", t) for t in tiles):
+    if not tiles or not all(re.fullmatch(r"[0-9]+", t) for t in tiles):
         return False, None
     values = [int(t) for t in tiles]
     if flag_board == "invalid":
@@ -400,6 +402,51 @@ def _plain_names(spec: str) -> set[str]:
     return {w.strip() for w in words if w.strip()}
 
 
+def nested_max(depth: int) -> str:
+    return "max(" * depth + "manhattan" + ")" * depth
+
+
+def nested_both(depth: int) -> str:
+    """A spec `depth` deep whose sums and maxima all survive the merging: one level of nested
+    code per level of the spec."""
+    spec = "manhattan"
+    for level in range(depth):
+        spec = f"max({spec}, zero)" if level % 2 else f"sum({spec}, zero)"
+    return spec
+
+
+@pytest.mark.parametrize("nest", [nested_max, nested_both])
+def test_a_spec_at_the_most_depth_is_read_and_one_deeper_refused(nest):
+    puzzle = Puzzle(2, 2)
+    assert from_spec(puzzle, nest(MAX_DEPTH)).name
+    with pytest.raises(InputError, match=f"^heuristic nests {MAX_DEPTH + 1} deep; the most is {MAX_DEPTH}$"):
+        from_spec(puzzle, nest(MAX_DEPTH + 1))
+
+
+@pytest.mark.parametrize("spec, depth", [(nested_max(MAX_DEPTH + 1), MAX_DEPTH + 1), (nested_max(495), 495),
+                                         ("sum(" * 5000 + "manhattan" + ")" * 5000, 5000),
+                                         ("max(" * 100_000 + "manhattan", 100_000)])
+@pytest.mark.parametrize("command", ["solve-puzzle", "solve-batch", "compare-heuristics"])
+def test_a_spec_nested_too_deep_is_one_line_in_every_command(work, command, spec, depth):
+    instances = work / "deep.txt"
+    instances.write_text("# board: 2x2\n1 2 0 3 | 1\n")
+    main, argv = {
+        "solve-puzzle": (solve_puzzle_main, ["1 2 0 3", "--board", "2x2"]),
+        "solve-batch": (solve_batch_main, [str(instances), "--out", str(work / "deep.csv"), "--quiet"]),
+        "compare-heuristics": (compare_heuristics_main, ["--board", "2x2", "--out", str(work / "deep"), "--quiet"]),
+    }[command]
+    status, out, err = call(main, [*argv, f"--heuristic={spec}"])
+    line = assert_one_line_error(status, out, err, command)
+    assert line == f"{command}: error: heuristic nests {depth} deep; the most is {MAX_DEPTH}"
+    assert not (work / "deep.csv").exists() and not (work / "deep").exists()
+
+
+def test_solve_puzzle_takes_a_spec_at_the_most_depth(work):
+    status, out, err = call(solve_puzzle_main, ["1 2 0 3", "--board", "2x2", f"--heuristic={nested_max(MAX_DEPTH)}"])
+    assert status == 0 and err == "", err
+    assert "length     1 (optimal)" in out
+
+
 # ------------------------------------------------------------------ solve-batch: instance files
 
 @st.composite
@@ -414,7 +461,8 @@ def instance_files(draw):
         body += draw(st.lists(st.sampled_from(["", "   ", "# comment", "#", "  # indented comment"]), max_size=2))
         body.append(line + draw(st.sampled_from(["", " | 20", "|0", " |  31 ", " | 99999999999999999999"])))
     perm = [str(t) for t in draw(st.permutations(range(9)))]
-    kind = draw(st.sampled_from(["count", "extra", "duplicate", "range", "token", "known", "shape", "column", "negative"]))
+    kind = draw(st.sampled_from(["count", "extra", "duplicate", "range", "token", "known", "shape", "column", "negative",
+                                 "empty tile", "empty row"]))
     if kind == "count":
         bad = " ".join(perm[:-1])
     elif kind == "extra":
@@ -426,9 +474,15 @@ def instance_files(draw):
     elif kind == "negative":
         bad = " ".join(perm[:-1] + [str(draw(st.integers(-100, -1)))])
     elif kind == "token":
-        bad = " ".join(perm[:-1] + [draw(st.sampled_from(["x", "1.0", "8a", "\u00bd", "0x0"]))])
+        bad = " ".join(perm[:-1] + [draw(st.sampled_from(["x", "1.0", "8a", "\u00bd", "0x0", "-0", "+0", "\uff10",
+                                                          "\u0660"]))])
     elif kind == "known":
-        bad = " ".join(perm) + " | " + draw(st.sampled_from(["-1", "abc", "1.5", "3 | 4", "1e2", "x"]))
+        bad = " ".join(perm) + " | " + draw(st.sampled_from(["-1", "abc", "1.5", "3 | 4", "1e2", "x", "-0", "\u0663",
+                                                             "9" * 5000]))
+    elif kind == "empty tile":
+        bad = ",".join(perm[:4]) + ",," + ",".join(perm[4:])
+    elif kind == "empty row":
+        bad = "/".join(" ".join(perm[r * 3:(r + 1) * 3]) for r in range(3)) + draw(st.sampled_from(["/", ";", " / "]))
     elif kind == "shape":
         bad = "/".join([" ".join(perm[:4]), " ".join(perm[4:])])
     else:
@@ -467,6 +521,69 @@ def test_a_malformed_first_line_without_header_is_named_by_its_number(work, firs
     status, out, err = call(solve_batch_main, [str(path), "--out", str(work / "x.csv"), "--quiet"])
     line = assert_one_line_error(status, out, err, "solve-batch")
     assert "line 3" in line, line
+
+
+LENIENT_TILES = {  # text, what the one line names
+    "-0 1 2 3": "tile '-0' is not a non-negative integer in digits 0-9",
+    "+1 2 3 0": "tile '+1' is not a non-negative integer in digits 0-9",
+    "1 2 3 \uff10": "tile '\uff10' is not a non-negative integer in digits 0-9",  # full-width 0
+    "1 2 3 \u0660": "tile '\u0660' is not a non-negative integer in digits 0-9",  # Arabic-Indic 0
+    "1,,2 3 0": "an empty tile in '1,,2 3 0'",
+    "1 2 3 0,": "an empty tile in '1 2 3 0,'",
+    "1 2/3 0/": "an empty row in '1 2/3 0/'",
+    "1 2;;3 0": "an empty row in '1 2;;3 0'",
+    "1 2 3 " + "9" * 5000: "is out of range",
+}
+
+
+@pytest.mark.parametrize("tiles", list(LENIENT_TILES))
+@pytest.mark.parametrize("where", ["start", "goal"])
+def test_lenient_tiles_are_refused_in_one_line_naming_them(work, tiles, where):
+    argv = ["--board", "2x2", "--", "1 2 3 0"] if where == "goal" else ["--board", "2x2", "--", tiles]
+    if where == "goal":
+        argv[2:2] = ["--goal", tiles]
+    status, out, err = call(solve_puzzle_main, argv)
+    assert LENIENT_TILES[tiles] in assert_one_line_error(status, out, err, "solve-puzzle")
+    assert out == ""
+
+
+@pytest.mark.parametrize("tiles", list(LENIENT_TILES))
+def test_lenient_tiles_in_an_instance_file_are_refused_naming_the_line(work, tiles):
+    path = work / "lenient.txt"
+    path.write_text(f"# board: 2x2\n1 2 3 0 | 0\n{tiles} | 3\n")
+    status, out, err = call(solve_batch_main, [str(path), "--out", str(work / "lenient.csv"), "--quiet"])
+    line = assert_one_line_error(status, out, err, "solve-batch")
+    assert f"{path}, line 3: " in line and LENIENT_TILES[tiles] in line, line
+    assert not (work / "lenient.csv").exists()
+
+
+# ------------------------------------------------------------------ a length of 0 against a known one
+
+@pytest.mark.parametrize("start, known, expected", [
+    ("1 2 3 0", 1, 1),  # solved in 0 moves: shorter than the known optimum
+    ("1 2 0 3", 0, 1),  # solved in 1 move, proven: longer than a known 0
+    ("1 2 3 0", 0, 0),
+])
+def test_solve_batch_exits_1_on_every_contradiction_of_a_known_length(work, start, known, expected):
+    path = work / "goal.txt"
+    path.write_text(f"# board: 2x2\n# goal: 1 2 3 0\n{start} | {known}\n")
+    out_csv = work / "goal.csv"
+    out_csv.unlink(missing_ok=True)
+    argv = [str(path), "--out", str(out_csv), "--quiet", "--jobs", "1", "--heuristic", "manhattan"]
+    for run in ("first", "resumed"):  # the row as solved, then as read back from the file
+        status, out, err = call(solve_batch_main, argv)
+        assert status == expected, (run, status, err)
+        assert ("MISMATCH" in err) == (expected == 1 and run == "first"), (run, err)
+        assert ("contradict the known optima (instances 1)" in err) == (expected == 1), (run, err)
+
+
+def test_compare_heuristics_exits_1_when_a_length_of_0_contradicts_a_known_one(work):
+    path = work / "goal-compared.txt"
+    path.write_text("# board: 2x2\n# goal: 1 2 3 0\n1 2 3 0 | 1\n")
+    status, out, err = call(compare_heuristics_main, ["--instances", str(path), "--heuristic", "manhattan",
+                                                      "--sample", "100", "--out", str(work / "compared"), "--quiet"])
+    assert status == 1, err
+    assert "MISMATCH: manhattan solved instance 1 in 0 moves, but its known optimal length is 1" in err
 
 
 @functools.cache
@@ -617,10 +734,9 @@ pattern_texts = st.lists(
 def expected_patterns(texts, n_cells):
     seen = set()
     for text in texts:
-        tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-        if not tokens or not all(re.fullmatch(r"[0-9]+", t) for t in tokens):
+        if not re.fullmatch(r"[ \t]*[0-9]+(?:[ \t]*,[ \t]*[0-9]+|[ \t]+[0-9]+)*[ \t]*", text):
             return False
-        tiles = [int(t) for t in tokens]
+        tiles = [int(t) for t in re.findall(r"[0-9]+", text)]
         if any(not 0 < t < n_cells for t in tiles) or len(set(tiles)) != len(tiles) or seen & set(tiles):
             return False
         if len(tiles) > 8:
@@ -663,7 +779,7 @@ def test_build_pdb_board_values(work, board):
     out_file = work / "board.h5"
     out_file.unlink(missing_ok=True)
     status, out, err = call(build_pdb_main, [f"--board={board}", "--pattern=1,2", "--out", str(out_file), "--quiet"])
-    match = re.fullmatch(r"\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*", board)  # any Unicode decimal digits, as int() reads them
+    match = re.fullmatch(r"\s*([0-9]+)\s*[xX\u00d7]\s*([0-9]+)\s*", board)  # ASCII digits only
     if match and int(match.group(1)) in SUPPORTED and int(match.group(2)) in SUPPORTED:
         assert status == 0, err
         assert out_file.exists()

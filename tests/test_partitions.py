@@ -85,6 +85,11 @@ def test_custom_patterns_are_validated():
         (["1,16"], "tile 16 does not exist"),
         (["1,x"], "not a list of tile numbers"),
         ([""], "not a list of tile numbers"),
+        (["1,,2"], "not a list of tile numbers"),
+        (["1,2,"], "not a list of tile numbers"),
+        (["\u0661,\u0662"], "in digits 0-9"),
+        (["\uff11,\uff12"], "in digits 0-9"),
+        (["1\n2"], "not a list of tile numbers"),
     ]:
         with pytest.raises(InputError, match=message):
             custom(puzzle, texts)

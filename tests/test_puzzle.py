@@ -54,9 +54,9 @@ def test_parse_board(text, rows, cols):
         ("1 2 3 4 5 6 7 8 0", "4x4", None, "has 9 tiles but a 4x4 board needs 16"),
         ("1 2 2 4 5 6 7 8 0", None, None, "tile 2 appears twice and tile 3 is missing"),
         ("1 2 3 4 5 6 7 8 9", None, None, "tile 9 is out of range 0..8"),
-        ("1 2 3 4 -5 6 7 8 0", None, None, "tile -5 is out of range 0..8"),
-        ("1 2 3 4 5.5 6 7 8 0", None, None, "tile '5.5' is not an integer"),
-        ("1 2 3 4 five 6 7 8 0", None, None, "tile 'five' is not an integer"),
+        ("1 2 3 4 -5 6 7 8 0", None, None, "tile '-5' is not a non-negative integer in digits 0-9"),
+        ("1 2 3 4 5.5 6 7 8 0", None, None, "tile '5.5' is not a non-negative integer in digits 0-9"),
+        ("1 2 3 4 five 6 7 8 0", None, None, "tile 'five' is not a non-negative integer in digits 0-9"),
         ("", None, None, "no tiles given"),
         ("1 2 3/4 5/6 7 0", None, None, "rows have different lengths"),
         ("1 2 3/4 5 6/7 8 0", "3x3", "1 2 3 4 5 6 7 8", "goal has 8 tiles"),
@@ -71,6 +71,55 @@ def test_invalid_input_gives_one_line_message(tiles, board, goal, message):
         load_puzzle(tiles, board, goal)
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1 2 3 4 6 8 7 5 0", "1,2,3,4,6,8,7,5,0", "1, 2 ,3 , 4,6,8,7,5,0", "1\t2\t3\t4\t6\t8\t7\t5\t0",
+     "  1 2 3 4 6 8 7 5 0  ", "\n1 2 3\n4 6 8\n7 5 0\n\n", "1 2 3\r\n4 6 8\r\n7 5 0\r\n", "1 2 3 / 4 6 8 / 7 5 0",
+     "1,2,3;4,6,8;7,5,0", "01 02 03 04 06 08 07 05 00"],
+)
+def test_every_documented_text_form_is_accepted(text):
+    tiles, _ = parse_tiles(text)
+    assert tiles == [1, 2, 3, 4, 6, 8, 7, 5, 0]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("-0 1 2 3", "tile '-0' is not a non-negative integer in digits 0-9"),
+        ("+3 1 2 0", "tile '+3' is not a non-negative integer in digits 0-9"),
+        ("1 2 3 \uff10", "tile '\uff10' is not a non-negative integer in digits 0-9"),  # full-width 0
+        ("1 2 3 \u0660", "tile '\u0660' is not a non-negative integer in digits 0-9"),  # Arabic-Indic 0
+        ("1 2 \u00b3 0", "tile '\u00b3' is not a non-negative integer in digits 0-9"),  # superscript 3
+        ("1\u00a02 3 0", "tile '1\\xa02' is not a non-negative integer in digits 0-9"),  # no-break space
+        ("1 2 3 0x0", "tile '0x0' is not a non-negative integer in digits 0-9"),
+        ("1 2 3 0 | 4", "tile '|' is not a non-negative integer in digits 0-9"),
+        ("7,,3 1 0", "an empty tile in '7,,3 1 0'"),
+        (",1,2,3,0", "an empty tile in ',1,2,3,0'"),
+        ("1,2,3,0,", "an empty tile in '1,2,3,0,'"),
+        ("1 2/3 0/", "an empty row in '1 2/3 0/'"),
+        ("/1 2/3 0", "an empty row in '/1 2/3 0'"),
+        ("1 2;;3 0", "an empty row in '1 2;;3 0'"),
+        ("1 2\n\n3 0", "an empty row in '1 2\\n\\n3 0'"),
+        ("1 2 3 " + "9" * 5000, "is out of range: no board has a tile of 5000 digits"),
+        (" \n ", "no tiles given"),
+    ],
+)
+def test_lenient_tiles_are_refused_naming_the_token(text, message):
+    with pytest.raises(PuzzleError) as error:
+        parse_tiles(text)
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_tiles_from_python_values():
+    assert parse_tiles([[1, 2], [3, 0]]) == ([1, 2, 3, 0], (2, 2))
+    assert parse_tiles(np.array([1, 2, 3, 0], dtype=np.uint8)) == ([1, 2, 3, 0], None)
+    assert parse_tiles(np.array([[1, 2], [3, 0]])) == ([1, 2, 3, 0], (2, 2))
+    assert parse_tiles(["1", "2", "3", "0"]) == ([1, 2, 3, 0], None)
+    with pytest.raises(PuzzleError, match="tile '-1' is not a non-negative integer"):
+        parse_tiles(["1", "2", "3", "-1"])
 
 
 def test_parse_tiles_rejects_booleans_and_objects():

@@ -20,6 +20,12 @@ max or one sum are merged by their Term class's hooks (PDB files into one term o
 tables), so this module knows the kinds only through kinds.py. Names and prefixes are
 case-insensitive; paths and module names are taken as written (a path in a spec cannot hold
 `,`, `(` or `)`; `--pdb FILE` takes any path).
+
+A spec nests at most MAX_DEPTH combinators deep (`max(sum(manhattan))` is 2 deep); a deeper one
+is refused in one line before it is parsed. The sums and maxima that survive the merging become
+nested code that numba compiles into every search kernel, in time and memory that grow steeply
+with the depth: at this depth a kernel compiles in under a minute, at twice it in minutes and
+gigabytes, and deeper still the compiler runs out of memory.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from solvers.heuristics.term import Combination, Term, file_stamp
 from solvers.puzzle import Puzzle
 
 COMBINATORS = ("max", "sum")
+MAX_DEPTH = 16
 
 
 def accepted_forms() -> str:
@@ -45,7 +52,19 @@ def from_spec(puzzle: Puzzle, spec: str) -> Heuristic:
     """The heuristic `spec` names, bound to `puzzle` (PDB files are loaded and verified)."""
     if not isinstance(spec, str) or not spec.strip():
         raise InputError(f"no heuristic given; accepted: {accepted_forms()}")
+    _check_depth(spec)
     return Heuristic(puzzle, _parts(puzzle, spec.strip(), spec))
+
+
+def _check_depth(spec: str) -> None:
+    """Refuse (one-line InputError) a spec whose parentheses nest more than MAX_DEPTH deep."""
+    depth = deepest = 0
+    for char in spec:
+        if char in "()":
+            depth += 1 if char == "(" else -1
+            deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        raise InputError(f"heuristic nests {deepest} deep; the most is {MAX_DEPTH}")
 
 
 def combine_max(puzzle: Puzzle, heuristics: list[Heuristic]) -> Heuristic:
