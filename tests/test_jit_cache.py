@@ -1,6 +1,8 @@
-"""The kernel cache: a run after an edit of any module runs the edited code (a user's module of
-registered kernels too), numba's code settings are in the key, a run with no edit loads every
-kernel from the cache, and `python -m solvers.jit --clear-cache` deletes it all."""
+"""The kernel cache: a run after an edit of a kernel module runs the edited code (a user's module
+of registered kernels too), an edit of a module outside the key (a command's help) compiles
+nothing, numba's code settings are in the key, two checkouts of the same sources at different
+paths share their compiled kernels, the default folder is in the user's cache folder, and
+`python -m solvers.jit --clear-cache` deletes it all."""
 
 import json
 import os
@@ -9,8 +11,12 @@ import subprocess
 import sys
 from math import factorial
 from pathlib import Path
+from typing import NamedTuple
+
+import numba
 
 from solvers import jit, kernel_cache
+from solvers.heuristics.dispatch import Leaf
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,14 +51,19 @@ def _copy_of_the_package(folder: Path) -> Path:
     return source
 
 
-def _run_search(source: Path, cache: Path) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(source)}
-    done = subprocess.run([sys.executable, "-c", SEARCH], cwd=source, env=env, capture_output=True, text=True,
+def _run(script: str, source: Path, cache: Path) -> dict:
+    """`script`'s JSON output, run on the package copy `source` with the cache parent `cache`."""
+    env = {**os.environ, kernel_cache.PARENT_VARIABLE: str(cache), "PYTHONPATH": str(source)}
+    done = subprocess.run([sys.executable, "-c", script], cwd=source, env=env, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert Path(result.pop("package")).is_relative_to(source)
     return result
+
+
+def _run_search(source: Path, cache: Path) -> dict:
+    return _run(SEARCH, source, cache)
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -61,11 +72,19 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+def _edit_a_help_text(source: Path) -> None:
+    """Edit the first help text of solve-puzzle's options, in the package copy `source`."""
+    command = source / "solvers" / "commands" / "solve_puzzle.py"
+    text = command.read_text()
+    assert 'help="' in text
+    command.write_text(text.replace('help="', 'help="edited: ', 1))
+
+
 def test_a_run_after_an_edit_runs_the_edited_kernels(tmp_path):
     source, cache = _copy_of_the_package(tmp_path), tmp_path / "cache"
     first = _run_search(source, cache)
     assert first["status"] == "solved" and first["length"] == 31 and first["compiled"] > 0 and first["h_compiled"] > 0
-    [first_folder] = (cache / kernel_cache.PARENT_NAME).iterdir()
+    [first_folder] = cache.iterdir()
 
     # an inlined kernel: children's h halved, still admissible, so A* stays optimal but expands more
     tile_cost = source / "solvers" / "heuristics" / "tile_cost.py"
@@ -95,23 +114,150 @@ def test_a_run_after_an_edit_runs_the_edited_kernels(tmp_path):
     counts = ("compiled", "loaded", "h_compiled", "h_loaded")
     assert {k: v for k, v in back.items() if k not in counts} == {k: v for k, v in first.items() if k not in counts}
     assert back["compiled"] == 0 and back["loaded"] > 0 and back["h_compiled"] > 0 and back["h_loaded"] == 0
-    assert len(list((cache / kernel_cache.PARENT_NAME).iterdir())) == 3
+    assert len(list(cache.iterdir())) == 3
 
 
-def test_the_key_covers_every_package_module_and_the_versions(tmp_path, monkeypatch):
+def test_the_key_covers_the_kernel_modules_what_they_import_and_the_versions(tmp_path, monkeypatch):
     source = _copy_of_the_package(tmp_path)
     monkeypatch.setattr(kernel_cache, "ROOT", source)
+
+    def modules():
+        return kernel_cache.kernel_modules(kernel_cache.package_sources())
+
+    # kernels, the machinery and the modules they import (puzzle.py has no kernel), with their packages
+    assert {"solvers.search.depth_first", "solvers.heuristics.tile_cost", "pdb_build.ranking", "solvers.bits",
+            "solvers.heuristics.dispatch", "solvers.puzzle", "solvers.heuristics", "solvers"} <= modules()
+    # front ends: parsing, help, batches, reports, and a search module that only passes options on
+    outside = {"solvers.commands.solve_puzzle", "solvers.cli", "solvers.batch", "solvers.reports", "solvers.search.ida"}
+    assert not outside & modules()
     key = kernel_cache.cache_key()
-    names = {path.relative_to(source).as_posix() for path in kernel_cache.source_files()}
-    assert names == {path.relative_to(ROOT).as_posix() for package in ("solvers", "pdb_build")
-                     for path in (ROOT / package).rglob("*.py") if "__pycache__" not in path.parts}
-    (source / "pdb_build" / "ranking.py").write_text((source / "pdb_build" / "ranking.py").read_text() + "\n")
+
+    _edit_a_help_text(source)
+    assert kernel_cache.cache_key() == key
+
+    ranking = source / "pdb_build" / "ranking.py"
+    ranking.write_text(ranking.read_text() + "\n")
     assert kernel_cache.cache_key() != key
+
+    # an import inside a kernel module's function brings a module into the key, then its edits count
+    _edit(ranking, "def check_pattern_size(n_cells: int, k: int) -> None:\n",
+          "def check_pattern_size(n_cells: int, k: int) -> None:\n    from solvers import reports  # noqa\n")
+    assert "solvers.reports" in modules()
+    key = kernel_cache.cache_key()
+    reports = source / "solvers" / "reports.py"
+    reports.write_text(reports.read_text() + "\n")
+    assert kernel_cache.cache_key() != key
+
+    # a new module that imports numba is a kernel module
+    (source / "solvers" / "search" / "extra.py").write_text("import numba.core.types as t  # noqa\n")
+    assert "solvers.search.extra" in modules()
+
+    key = kernel_cache.cache_key()
     monkeypatch.setattr(kernel_cache.numba, "__version__", "0.0.0")
-    assert len({key, kernel_cache.cache_key()}) == 2
+    assert kernel_cache.cache_key() != key
+
+
+def test_imports_are_read_in_every_form():
+    source = b"""
+from __future__ import annotations
+import numpy as np, solvers.moves
+from . import depth_first
+from ..heuristics.pdb_rank import (Index,  # a comment
+                                   Instances)
+from solvers.search.result import \\
+    SearchResult
+def later():
+    import pdb_build.ranking
+try: from solvers import wording
+except ImportError: pass
+"""
+    names = kernel_cache.imported_names("solvers.search.best_first", False, source)
+    assert {"numpy", "solvers.moves", "solvers.search.depth_first", "solvers.heuristics.pdb_rank.Instances",
+            "solvers.search.result.SearchResult", "pdb_build.ranking", "solvers.wording", "solvers"} <= names
+    assert "np" not in names and "solvers.heuristics.pdb_rank.Index" in names
+
+
+# h of an 8-puzzle state by Manhattan distance (heuristic.py's kernel inlines the kind's kernels
+# of tile_cost.py, for the package's NamedTuples Leaf and TileCost) and the goal test of
+# depth_first.py: two small kernels of two packages, and how many of them were compiled and loaded
+SMALL_KERNELS = """
+import json
+import solvers
+from solvers.heuristics import baseline, heuristic
+from solvers.puzzle import Puzzle
+from solvers.search.depth_first import is_goal
+puzzle = Puzzle(3, 3)
+start = puzzle.state([8, 6, 7, 2, 5, 4, 3, 0, 1])
+h = baseline(puzzle, "manhattan")(start)
+is_goal(start, puzzle.goal)
+kernels = (heuristic._h_of_many, is_goal)
+print(json.dumps({"package": solvers.__file__, "h": int(h),
+                  "compiled": sum(sum(k.stats.cache_misses.values()) for k in kernels),
+                  "loaded": sum(sum(k.stats.cache_hits.values()) for k in kernels)}))
+"""
+
+
+def test_checkouts_at_other_paths_load_each_others_kernels(tmp_path):
+    """The same sources at two paths (a second checkout, a clone) and one cache parent: the second
+    compiles nothing, and so does a third whose only edit is a command's help."""
+    cache = tmp_path / "cache"
+    first = _copy_of_the_package(tmp_path / "first")
+    second = _copy_of_the_package(tmp_path / "second")
+    edited = _copy_of_the_package(tmp_path / "edited")
+    _edit_a_help_text(edited)
+
+    assert _run(SMALL_KERNELS, first, cache) == {"h": 21, "compiled": 2, "loaded": 0}
+    assert _run(SMALL_KERNELS, second, cache) == {"h": 21, "compiled": 0, "loaded": 2}
+    assert _run(SMALL_KERNELS, edited, cache) == {"h": 21, "compiled": 0, "loaded": 2}
+    # filed by the packages' dotted names, not by the paths of the sources
+    [folder] = cache.iterdir()
+    assert {index.parent.name for index in folder.rglob("*.nbi")} == {"solvers.heuristics", "solvers.search"}
+
+
+class _Outside(NamedTuple):  # a class of this module: outside the key
+    value: int
+
+
+def test_argument_types_naming_what_the_key_misses_skip_the_cache():
+    outside, inside = numba.typeof(_Outside(1)), numba.typeof(Leaf((1,), 0))
+    covered = kernel_cache.covered_types
+    assert covered((inside, numba.int64), "solvers.moves") and not covered((inside, outside), "solvers.moves")
+    assert covered((outside,), _Outside.__module__)  # a test's own kernel: numba checks this file
+    # a kernel passed as an argument is named by identity too
+    here = numba.njit(lambda x: x)
+    assert not covered((numba.typeof(here),), "solvers.moves") and covered((numba.typeof(here),), __name__)
+
+
+def test_the_default_folder_is_in_the_users_cache_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv(kernel_cache.PARENT_VARIABLE, raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert kernel_cache.cache_parent() == tmp_path / "xdg" / kernel_cache.PARENT_NAME
+    kernel_cache.cache_folder.cache_clear()
+    try:
+        folder = kernel_cache.cache_folder()
+        monkeypatch.setenv(kernel_cache.PARENT_VARIABLE, str(tmp_path / "a-file" / "kernels"))
+        (tmp_path / "a-file").write_text("")
+        kernel_cache.cache_folder.cache_clear()
+        unwritable = kernel_cache.cache_folder()
+    finally:
+        kernel_cache.cache_folder.cache_clear()
+    assert folder.parent == tmp_path / "xdg" / kernel_cache.PARENT_NAME and folder.is_dir()
+    assert unwritable is None  # kernels are then compiled in every process
+
+    monkeypatch.setenv(kernel_cache.PARENT_VARIABLE, str(tmp_path / "chosen"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    assert kernel_cache.cache_parent() == tmp_path / "chosen"
+    monkeypatch.delenv(kernel_cache.PARENT_VARIABLE)
+    assert kernel_cache.cache_parent() == tmp_path / "numba" / kernel_cache.PARENT_NAME
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert kernel_cache.cache_parent() == tmp_path / "home" / ".cache" / kernel_cache.PARENT_NAME
 
 
 def test_other_keys_folders_are_removed_after_a_day(tmp_path, monkeypatch):
+    monkeypatch.delenv(kernel_cache.PARENT_VARIABLE, raising=False)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     parent = tmp_path / kernel_cache.PARENT_NAME
     recent, old = parent / "recent", parent / "old"
@@ -123,31 +269,35 @@ def test_other_keys_folders_are_removed_after_a_day(tmp_path, monkeypatch):
         folder = kernel_cache.cache_folder()
     finally:
         kernel_cache.cache_folder.cache_clear()
-    assert folder == parent / kernel_cache.cache_key()
+    assert folder.parent == parent
     assert sorted(p.name for p in parent.iterdir()) == sorted([folder.name, "recent"])
 
 
 def test_clear_cache_deletes_every_cached_kernel_and_nothing_else(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv(kernel_cache.PARENT_VARIABLE, raising=False)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setattr(jit, "ROOT", tmp_path)
+    monkeypatch.setattr(kernel_cache, "ROOT", tmp_path)
     monkeypatch.setattr(jit, "in_checkout", lambda: True)
     in_tree = ["solvers/__pycache__/heuristics._h_of-273.py311.nbi", "pdb_build/__pycache__/ranking.cell_set_rank-59.py311.nbi",
                "tests/__pycache__/test_bits.k-9.py311.2.nbc"]
     kept = ["solvers/__pycache__/jit.cpython-311.pyc", "solvers/ranking.nbi", "data/__pycache__/x.nbi",
             "numba/other/f.nbi"]
-    keyed = ["numba/tilepdb-kernels/0123/solvers_ab/x.nbi", "numba/tilepdb-kernels/4567/search_cd/y.nbc"]
+    keyed = ["numba/tilepdb-kernels/0123/solvers_ab/x.nbi", "numba/tilepdb-kernels/4567/search_cd/y.nbc",
+             "solvers/__pycache__/kernels/89ab/solvers.search/z.nbi"]  # where earlier versions cached
     for name in in_tree + kept + keyed:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
     assert jit.clear_cache_main(["--clear-cache"]) == 0
-    assert capsys.readouterr().out == (f"removed 2 cache folders in {tmp_path / 'numba' / 'tilepdb-kernels'} "
+    assert capsys.readouterr().out == (f"removed 3 cache folders in {tmp_path / 'numba' / 'tilepdb-kernels'}, "
+                                       f"{tmp_path / 'solvers' / '__pycache__' / 'kernels'} "
                                        "and 3 cached kernel files beside the sources\n")
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == sorted(kept)
 
 
 # A user's module that registers its own kernel for a package reader class (pdb_read.py's plain
 # tables): the kind and its data are the package's, the kernel is not, so the cache key, made of
-# the package sources, cannot see an edit of it.
+# the kernel modules' sources, cannot see an edit of it.
 USER_READER = """
 from solvers.heuristics import pdb_read
 from solvers.jit import inline_kernel
@@ -181,7 +331,7 @@ def test_an_edit_of_a_users_registered_reader_changes_the_next_run(tmp_path):
     puzzle = Puzzle(3, 3)
     pdb, _ = build_pdb_file(plan_build(puzzle, preset(puzzle, "4-4")), tmp_path / "44.h5")
     module = tmp_path / "user_reader.py"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    env = {**os.environ, kernel_cache.PARENT_VARIABLE: str(tmp_path / "cache"), "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
 
     def run(divisor):
         module.write_text(USER_READER.replace("DIVISOR", str(divisor)))
