@@ -28,7 +28,7 @@ class Term:
     reads. `cacheable` is False where the data holds what numba cannot find again in another
     process (a user's function), and where any class in the data, or any kernel registered for
     one (a PDB reader, an evaluation), comes from outside tilepdb's packages
-    (kernel_cache.cacheable_data: the cache key covers only the packages' sources, and numba's
+    (kernel_cache.cacheable_data: the cache key covers only the kernel modules' sources, and numba's
     cache index names the classes, which a process that cannot import their module could not
     read): searches then compile without the disk cache.
     `evaluated_last` asks a search to evaluate the term after the others: linear conflict's
