@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import re
 import time
 from dataclasses import dataclass
 from importlib import metadata
@@ -51,13 +52,13 @@ import numpy as np
 from pdb_build.abstraction import region_layout
 from pdb_build.bfs import BuiltTable, table_stats
 from pdb_build.compress import NONE, Compression, check_compressible, compress, parse_compression
-from pdb_build.partitions import Partition, check_patterns
-from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
 from pdb_build.pages import table_memory
+from pdb_build.partitions import Partition, check_patterns, preset_names
+from pdb_build.ranking import RANKING_SCHEME, check_pattern_size, n_placements
 from solvers.atomic import atomic_target, output_target
 from solvers.errors import InputError
 from solvers.file_checksum import FILE_CHECKSUM, file_checksum
-from solvers.puzzle import Puzzle
+from solvers.puzzle import Puzzle, parse_board
 
 FORMAT = "tilepdb-pattern-database"
 FORMAT_VERSION = 1  # plain tables (one value per placement)
@@ -259,7 +260,7 @@ def load_partition(path: str | Path, puzzle: Puzzle | None = None, partition: Pa
     """
     path = Path(path)
     if not path.is_file():
-        raise PdbError(f"{path}: no such PDB file")
+        raise PdbError(f"{path}: no such PDB file; {missing_file_hint(path)}")
     try:
         with path.open("rb") as raw, h5py.File(path, "r") as handle:
             database = _read(path, handle, puzzle, partition, raw)
@@ -270,6 +271,34 @@ def load_partition(path: str | Path, puzzle: Puzzle | None = None, partition: Pa
         if not raised_by_h5py(error):  # a bug of ours: shown as it is
             raise
         raise PdbError(f"{path}: not a readable tilepdb PDB file ({_reason(error)})") from None
+
+
+# default_file_name's form: board, goal id, partition, then the suffixes of its options
+_DEFAULT_NAME = re.compile(r"(?P<board>[0-9]+x[0-9]+)-(?P<goal>blank-first|blank-last)-(?P<partition>[0-9-]+?)"
+                           r"(?P<non_additive>-non-additive)?(?P<zero_aware>-zero-aware)?"
+                           r"(?:-(?P<compression>min[0-9]+|nibble|delta))?\.h5")
+
+
+def missing_file_hint(path: Path) -> str:
+    """How to make the missing PDB file `path`: the build-pdb command, where its name is one
+    that build-pdb gives a preset's file (default_file_name), else where to look."""
+    match = _DEFAULT_NAME.fullmatch(path.name)
+    try:
+        puzzle = Puzzle(*parse_board(match["board"])) if match else None
+    except InputError:
+        puzzle = None
+    if puzzle is None or match["partition"] not in preset_names(puzzle):
+        return "build it with build-pdb (see build-pdb --help)"
+    words = ["build-pdb", "--board", match["board"]]
+    if match["goal"] == "blank-first":
+        words += ["--goal", f"'{' '.join(map(str, range(puzzle.n_cells)))}'"]
+    words += ["--preset", match["partition"]]
+    words += ["--non-additive"] if match["non_additive"] else []
+    words += ["--zero-aware"] if match["zero_aware"] else []
+    if match["compression"]:
+        kind = match["compression"]
+        words += ["--compress", f"min:{kind[3:]}" if kind.startswith("min") else kind]
+    return "build it with: " + " ".join([*words, "--out", str(path)])
 
 
 def raised_by_h5py(error: Exception) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pdb_build.build import load_or_build
+from pdb_build.cli import build_pdb_main
 from pdb_build.partitions import custom
 from pdb_build.store import PdbError, checksum, load_partition
 from solvers.cli import solve_batch_main, solve_puzzle_main
@@ -426,3 +428,26 @@ def test_table_bytes_changed_after_a_first_load_are_refused_at_the_next_load(pdb
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     line = assert_refused_before_search(path, tmp_path, how="pdb:{path}")
     assert "table 1" in line and "fails its checksum" in line, line
+
+
+# ------------------------------------------------------------------ a missing file names the command that makes it
+
+@pytest.mark.parametrize("name, options", [
+    ("3x3-blank-first-4-4.h5", []), ("3x3-blank-last-4-4-zero-aware.h5", ["--zero-aware"]),
+    ("3x3-blank-first-4-4-nibble.h5", ["--compress", "nibble"]),
+])
+def test_a_missing_file_named_as_build_pdb_names_it_gets_the_command_that_builds_it(tmp_path, name, options):
+    path = tmp_path / "pdbs" / name
+    status, out, err = call(solve_puzzle_main, [HARD_8, *(["--goal", "0 1 2 3 4 5 6 7 8"] if "first" in name else []),
+                                                "--heuristic", f"pdb:{path}"])
+    line = assert_one_line_error(status, out, err, "solve-puzzle")
+    command = line.partition("build it with: ")[2]
+    assert command.startswith("build-pdb --board 3x3") and "--preset 4-4" in command, line
+    assert all(option in command for option in options), line
+    assert call(build_pdb_main, [*shlex.split(command)[1:], "--quiet"])[0] == 0
+    assert load_partition(path).partition.name == "4-4"
+
+
+def test_any_other_missing_file_is_told_to_build_it_with_build_pdb(tmp_path):
+    line = assert_refused_before_search(tmp_path / "mine.h5", tmp_path, how="pdb:{path}")
+    assert "no such PDB file; build it with build-pdb (see build-pdb --help)" in line, line
