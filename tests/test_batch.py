@@ -104,6 +104,20 @@ def test_cli_summary_and_exit_statuses(instance_file, tmp_path):
     assert status == 3
 
 
+@pytest.mark.parametrize("algorithm", ["bfs", "iddfs", "dfs", "staged"])
+def test_the_uninformed_searches_run_in_a_batch_and_the_optimal_ones_meet_every_known_length(instance_file, tmp_path,
+                                                                                             algorithm):
+    out = tmp_path / f"{algorithm}.csv"
+    status, stdout, stderr = cli(str(instance_file), "--algorithm", algorithm, "--only", "1-6", "--out", str(out),
+                                 "--jobs", "1", "--quiet")
+    assert status == 0 and "6 solved" in stdout, stderr
+    rows = _rows(out)
+    assert len(rows) == 6 and all(r["algorithm"] == algorithm for r in rows)
+    optimal = algorithm in ("bfs", "iddfs")
+    assert all((r["length"] == r["known_length"]) if optimal else int(r["length"]) >= int(r["known_length"])
+               for r in rows)
+
+
 def test_a_suboptimal_search_contradicts_a_known_optimum_only_by_what_it_proves(instance_file, tmp_path):
     # weighted A* at weight 3 finds longer solutions than the known optima: no contradiction
     out = tmp_path / "weighted.csv"

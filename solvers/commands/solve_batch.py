@@ -60,10 +60,10 @@ def solve_batch_parser() -> OneLineParser:
                         f"{', '.join(packaged_sets())}")
     parser.add_argument("--board", help="RxC (default: the file's header, else a square tile count)")
     parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
-    informed = [s for s in searches().values() if s.informed]
-    add_algorithm_option(parser, informed)
+    every = list(searches().values())
+    add_algorithm_option(parser, every)
     add_heuristic_options(parser)
-    add_search_options(parser, informed, without=BATCH_WITHOUT)
+    add_search_options(parser, every, without=BATCH_WITHOUT)
     parser.add_argument("--out", help="the CSV file (default: results/<instances>-<heuristic>.csv); "
                         "an existing one is resumed")
     parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
