@@ -52,7 +52,7 @@ def test_every_option_reaches_the_commands_and_every_setting_the_batch_rows():
     for option in all_options().values():
         if option.kind != "object":
             assert option.flag in puzzle_flags, option.flag
-    for search in (s for s in searches().values() if s.informed):  # what solve-batch offers
+    for search in searches().values():  # solve-batch offers every search
         for option in search.options:
             assert option.flag in batch_flags or option.name in ("threads", "executor"), option.flag
     assert {"--prune", "--full-last-iteration", "--bpmx"} <= _flags(compare_heuristics_parser())
@@ -60,8 +60,8 @@ def test_every_option_reaches_the_commands_and_every_setting_the_batch_rows():
         assert set(search.setting_fields) <= set(ROW_FIELDS), search.name
 
 
-@pytest.mark.parametrize("name", [n for n, s in searches().items() if s.informed])
-def test_every_informed_search_runs_a_batch_that_records_its_settings(name, tmp_path, eight_puzzle_distances):
+@pytest.mark.parametrize("name", list(searches()))
+def test_every_search_runs_a_batch_that_records_its_settings(name, tmp_path, eight_puzzle_distances):
     puzzle = Puzzle(3, 3)
     states = sorted(s for s in eight_puzzle_distances if eight_puzzle_distances[s] == 12)[:3]
     instances = [Instance(i + 1, np.array(s, dtype=np.uint8), None) for i, s in enumerate(states)]
