@@ -184,9 +184,12 @@ def _search(space: AbstractSpace, work: np.ndarray, pattern, progress: bool) -> 
     goal_parity = int(space.block_parity[space.goal_index // space.factorial_k])
     blocks_by_parity = [_blocks_with_parity(space.block_parity, p) for p in (0, 1)]
     level_sizes = []
+    # no time left shown: every round scans the whole table while the first rounds find few
+    # states, so a rate of states found would promise hours at the start of a build of minutes
     bar = tqdm(
         total=space.n_states, unit="state", unit_scale=True, disable=not progress, leave=False,
-        desc=f"pattern {_tiles(pattern)}",
+        desc=f"pattern {_tiles(pattern)}", bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+                                                     "states [{elapsed}{postfix}]",
     )
     with bar:
         for depth in range(MAX_DEPTH + 1):
