@@ -220,7 +220,8 @@ def test_non_additive_files_and_unreadable_files_exit_2(tmp_path):
     assert stderr.splitlines() == [
         f"verify-pdb: error: {path}: not verified: non-additive tables are not supported "
         "(every move costs 1 there, so neighbouring placements differ by the blank's walk)",
-        f"verify-pdb: error: {tmp_path / 'missing.h5'}: no such PDB file",
+        f"verify-pdb: error: {tmp_path / 'missing.h5'}: no such PDB file; build it with build-pdb (see build-pdb "
+        "--help)",
     ]
 
 
