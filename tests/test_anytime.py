@@ -49,6 +49,7 @@ def test_given_time_it_reaches_and_proves_the_shortest_length_on_the_2x4_states(
         lengths = [length for length, _ in result.found]
         assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths)
         assert lengths[-1] == shortest
+        assert result.reason == anytime.NOTHING_SHORTER
 
 
 def test_wider_beams_improve_on_the_first_solution_of_15_puzzles():
@@ -59,6 +60,7 @@ def test_wider_beams_improve_on_the_first_solution_of_15_puzzles():
     improved = 0
     for instance in instances[:4]:
         result = solve(puzzle, instance.start, "anytime", "manhattan", node_limit=2_000_000)
+        assert result.reason in ("node limit of 2,000,000 held nodes reached", anytime.NOTHING_SHORTER), result.reason
         lengths = [length for length, _ in result.found]
         assert lengths == sorted(lengths, reverse=True) and lengths[-1] == result.length >= instance.optimal
         assert lengths[0] == solve(puzzle, instance.start, "staged").length
@@ -78,6 +80,8 @@ def test_out_of_time_it_keeps_its_best_and_a_sound_bound(eight_puzzle_distances,
         assert result.lower_bound is not None and result.lower_bound <= shortest
         if result.length is not None:
             assert result.length >= shortest and result.optimal == (result.length == result.lower_bound)
+            assert result.reason in (f"time limit of {time_limit:g} s reached", anytime.NO_WIDER_BEAM_FITS,
+                                     anytime.NOTHING_SHORTER), result.reason
 
 
 KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # 57 moves (Korf 1985, the first of his 100)
@@ -116,7 +120,7 @@ def test_ctrl_c_after_the_first_run_returns_its_solution_marked_interrupted(monk
     returned = interrupting(monkeypatch, run=2)
     result = solve(puzzle, np.array(FAR.split(), dtype=np.uint8), "anytime", "manhattan", weight=5.0)
     first = returned[0]
-    assert (result.status, result.interrupted) == ("solved", True)
+    assert (result.status, result.interrupted, result.reason) == ("solved", True, "interrupted")
     assert (result.moves, result.length) == (first.moves, first.length)
     assert first.length > 31 and not result.optimal and result.lower_bound == result.initial_h <= 31
     assert [length for length, _ in result.found] == [first.length] and result.found[0][1] <= result.seconds

@@ -123,6 +123,8 @@ def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
         lines.append(f"moves      {result.moves or '(none: already the goal)'}")
     if result.interrupted:
         lines.append("stopped    interrupted before the search ended: the best solution found so far")
+    elif result.status == SOLVED and result.reason:  # the anytime search: why it stopped improving
+        lines.append(f"stopped    {result.reason}")
     if len(result.found) > 1:
         lines.append("found      " + ", ".join(f"{length} moves at {seconds:.2f} s" for length, seconds in result.found))
     if not result.optimal and result.lower_bound:  # a bound of 0 says nothing

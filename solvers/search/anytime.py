@@ -44,7 +44,9 @@ from solvers.search.beam import beam_search
 from solvers.search.best_first import AUTO, TIE_BREAK
 from solvers.search.staged import staged_search
 from solvers.search.registry import BPMX, MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, register
-from solvers.search.result import GAVE_UP, SOLVED, SearchResult, at_limit, checked_start, proved_none_shorter
+from solvers.search.result import (
+    GAVE_UP, SOLVED, SearchResult, at_limit, checked_start, proved_none_shorter, time_limit_reason,
+)
 from solvers.search.wastar import (
     DEFAULT_WEIGHT, WEIGHT, WEIGHT_DENOMINATOR, integer_weights, weighted_astar, weighted_best_first_settings,
 )
@@ -63,6 +65,10 @@ FIT_SHARE = 0.8
 MIN_GROWTH = 1.5
 IMPROVEMENTS = ("beams", "weights")
 FIRST_RUN = ("staged", None)
+# why the anytime search stopped improving a solution (its result's reason; a limit says its own)
+RUNS_USED_UP = "every run was made"
+NO_WIDER_BEAM_FITS = f"no beam {MIN_GROWTH:g} times wider than the last fits in the time left"
+NOTHING_SHORTER = "nothing shorter can exist: the solution meets the lower bound"
 
 
 def weights_from(weight: float) -> list[float]:
@@ -140,12 +146,14 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
     bound, found, expanded, generated = initial_h if heuristic.admissible else 0, [], 0, 0
     result: SearchResult | None = None
     interrupted = False
+    stopped = RUNS_USED_UP
     try:
         last_beam = None
         for nominal in runs(improve, weight):
             left = None if time_limit is None else time_limit - (time.perf_counter() - began)
             run = fitted(nominal, last_beam, left)
             if result is not None and (run is None or (left is not None and left <= 0)):
+                stopped = NO_WIDER_BEAM_FITS if run is None else time_limit_reason(time_limit)
                 break
             shorter_than = None if best is None else best.length
             # the staged solver takes no limits: it answers within milliseconds in little memory
@@ -162,18 +170,20 @@ def anytime_search(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, *, w
                 # one assignment, so that an interrupt never leaves `found` out of step with `best`
                 best, found = result, [*found, (result.length, moment)]
             if best is None or best.length <= bound or result.optimal or at_limit(result):
-                break  # no solution to improve, nothing shorter can exist, or no time or memory left
+                # no solution to improve, nothing shorter can exist, or no time or memory left
+                stopped = result.reason if best is None or at_limit(result) else NOTHING_SHORTER
+                break
     except KeyboardInterrupt:
         if best is None:
             raise  # nothing to keep
-        interrupted = True
+        interrupted, stopped = True, "interrupted"
     outcome = best if best is not None else result
     proven_optimal = outcome.status == SOLVED and (outcome.optimal or (heuristic.admissible and outcome.length <= bound))
     return dataclasses.replace(
         outcome, algorithm="anytime", heuristic=heuristic.name, initial_h=initial_h, nodes_expanded=expanded,
         nodes_generated=generated, seconds=time.perf_counter() - began, found=tuple(found), interrupted=interrupted, optimal=proven_optimal,
         lower_bound=(outcome.length if proven_optimal else bound) if heuristic.admissible else None,
-        reason=outcome.reason if outcome.status == GAVE_UP else "",
+        reason=outcome.reason if outcome.status == GAVE_UP else stopped,
     )
 
 

@@ -56,6 +56,8 @@ class SearchResult:
                        where that may overestimate (a learned one), the maximum of its
                        admissible parts and features evaluated at the start (solvers/solve.py);
                        "" for an uninformed search or without a bound
+      reason           why a search GAVE_UP; for the anytime search that SOLVED, why it stopped
+                       improving its solution; "" otherwise
       found            (length, seconds from the start) of each better solution in the order
                        found: one for most searches, several for the anytime search
       interrupted      whether Ctrl-C (or SIGTERM, which the commands turn into KeyboardInterrupt)
