@@ -135,18 +135,26 @@ def checksum(table: np.ndarray) -> str:
 def build_command(database: PatternDatabase, out: str | Path | None = None) -> str:
     """The build-pdb command that writes a file of the same tables as `database`'s, at `out`
     (default: its path)."""
-    return _command(database.puzzle, database.partition.patterns, database.cost_model, database.table_kind,
-                    database.compression, database.path if out is None else out)
+    return _command(database.puzzle, _pattern_words(database.partition.patterns), database.cost_model,
+                    database.table_kind, database.compression, database.path if out is None else out)
 
 
-def _command(puzzle: Puzzle, patterns, cost_model: str, table_kind: str, compression: Compression, out) -> str:
+def _pattern_words(patterns) -> list[str]:
+    return [f"--pattern {','.join(map(str, p))}" for p in patterns]
+
+
+def _command(puzzle: Puzzle, partition_words: list[str], cost_model: str, table_kind: str, compression: Compression,
+             out, *, force: bool = False) -> str:
+    """The build-pdb command of a file of `puzzle`'s board and goal, the partition `partition_words`
+    name (--pattern or --preset words), its cost model, table kind and compression, at `out`."""
     words = ["build-pdb", "--board", puzzle.board]
     if puzzle != Puzzle(puzzle.rows, puzzle.cols):
         words += ["--goal", f"'{' '.join(map(str, puzzle.goal))}'"]
-    words += [f"--pattern {','.join(map(str, p))}" for p in patterns]
+    words += partition_words
     words += ["--non-additive"] if cost_model == NON_ADDITIVE else []
     words += ["--zero-aware"] if table_kind == ZERO_AWARE else []
     words += [] if compression == NONE else ["--compress", compression.name]
+    words += ["--force"] if force else []
     return " ".join([*words, "--out", str(out)])
 
 
@@ -285,20 +293,17 @@ def missing_file_hint(path: Path) -> str:
     match = _DEFAULT_NAME.fullmatch(path.name)
     try:
         puzzle = Puzzle(*parse_board(match["board"])) if match else None
-    except InputError:
+        form = (match["compression"] if match else None) or "none"
+        compression = parse_compression(f"min:{form[3:]}" if form.startswith("min") else form)
+    except InputError:  # a board or an encoding build-pdb does not make
         puzzle = None
     if puzzle is None or match["partition"] not in preset_names(puzzle):
         return "build it with build-pdb (see build-pdb --help)"
-    words = ["build-pdb", "--board", match["board"]]
     if match["goal"] == "blank-first":
-        words += ["--goal", f"'{' '.join(map(str, range(puzzle.n_cells)))}'"]
-    words += ["--preset", match["partition"]]
-    words += ["--non-additive"] if match["non_additive"] else []
-    words += ["--zero-aware"] if match["zero_aware"] else []
-    if match["compression"]:
-        kind = match["compression"]
-        words += ["--compress", f"min:{kind[3:]}" if kind.startswith("min") else kind]
-    return "build it with: " + " ".join([*words, "--out", str(path)])
+        puzzle = Puzzle(puzzle.rows, puzzle.cols, np.arange(puzzle.n_cells))
+    return "build it with: " + _command(
+        puzzle, ["--preset", match["partition"]], NON_ADDITIVE if match["non_additive"] else ADDITIVE,
+        ZERO_AWARE if match["zero_aware"] else PLAIN, compression, path)
 
 
 def raised_by_h5py(error: Exception) -> bool:
@@ -350,10 +355,8 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
                        f"compression {compression.name!r}; rebuild it with build-pdb")
     _check_ranking(path, attrs)
     try:  # a missing or malformed attribute: a damaged file, not a bug
-        stored = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
-        patterns = tuple(tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";"))
+        stored, patterns, cost_model = _described(attrs)
         partition = Partition(str(attrs["partition"]), patterns)
-        cost_model = str(attrs["cost_model"])
     except (KeyError, ValueError, TypeError) as error:
         raise PdbError(f"{path}: not a readable tilepdb PDB file (its metadata: {_reason(error)})") from None
     if puzzle is not None and (stored.rows, stored.cols) != (puzzle.rows, puzzle.cols):
@@ -404,6 +407,14 @@ def _read(path: Path, handle: h5py.File, puzzle: Puzzle | None, expected: Partit
     )
 
 
+def _described(attrs) -> tuple[Puzzle, tuple[tuple[int, ...], ...], str]:
+    """(puzzle, patterns, cost model) that a file's attributes give; KeyError, ValueError or
+    TypeError where one is missing or malformed."""
+    puzzle = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
+    patterns = tuple(tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";"))
+    return puzzle, patterns, str(attrs["cost_model"])
+
+
 def _check_file_checksum(path: Path, handle: h5py.File) -> None:
     """Refuse a file without a file checksum (with the command that rebuilds it) or whose
     attributes fail it."""
@@ -420,14 +431,12 @@ def _rebuild_command(path: Path, attrs) -> str:
     """The build-pdb command that writes the file `attrs` describe over `path`, or a general
     advice where the attributes do not say."""
     try:
-        puzzle = Puzzle(int(attrs["board_rows"]), int(attrs["board_cols"]), attrs["goal"])
-        patterns = tuple(tuple(int(t) for t in part.split(",")) for part in str(attrs["patterns"]).split(";"))
-        cost_model = str(attrs["cost_model"])
+        puzzle, patterns, cost_model = _described(attrs)
         compression = parse_compression(str(attrs.get("compression", "none")))
-    except (KeyError, ValueError, TypeError, InputError):
+    except (KeyError, ValueError, TypeError):  # InputError is a ValueError
         return "build-pdb (see build-pdb --help)"
     table_kind = str(attrs.get("table_kind", PLAIN))
-    return _command(puzzle, patterns, cost_model, table_kind, compression, path).replace(" --out ", " --force --out ")
+    return _command(puzzle, _pattern_words(patterns), cost_model, table_kind, compression, path, force=True)
 
 
 def _mapped_tables(raw, datasets: list[h5py.Dataset]) -> tuple[np.ndarray, list[np.ndarray]] | None:

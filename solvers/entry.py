@@ -17,36 +17,29 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 
 from solvers import interrupts
 
 
-def solve_puzzle_main() -> int:
-    return _run("solve-puzzle", "solvers.cli", "solve_puzzle_main")
+def _command(prog: str, module: str) -> Callable[[], int]:
+    """The console script of command `prog`, whose main function in `module` is named after it."""
+    function = prog.replace("-", "_") + "_main"
+
+    def main() -> int:
+        return _run(prog, module, function)
+
+    main.__name__ = main.__qualname__ = function
+    return main
 
 
-def solve_batch_main() -> int:
-    return _run("solve-batch", "solvers.cli", "solve_batch_main")
-
-
-def compare_heuristics_main() -> int:
-    return _run("compare-heuristics", "solvers.cli", "compare_heuristics_main")
-
-
-def make_instances_main() -> int:
-    return _run("make-instances", "solvers.cli", "make_instances_main")
-
-
-def learn_heuristic_main() -> int:
-    return _run("learn-heuristic", "solvers.cli", "learn_heuristic_main")
-
-
-def build_pdb_main() -> int:
-    return _run("build-pdb", "pdb_build.cli", "build_pdb_main")
-
-
-def verify_pdb_main() -> int:
-    return _run("verify-pdb", "pdb_build.cli", "verify_pdb_main")
+solve_puzzle_main = _command("solve-puzzle", "solvers.cli")
+solve_batch_main = _command("solve-batch", "solvers.cli")
+compare_heuristics_main = _command("compare-heuristics", "solvers.cli")
+make_instances_main = _command("make-instances", "solvers.cli")
+learn_heuristic_main = _command("learn-heuristic", "solvers.cli")
+build_pdb_main = _command("build-pdb", "pdb_build.cli")
+verify_pdb_main = _command("verify-pdb", "pdb_build.cli")
 
 
 def _run(prog: str, module: str, function: str) -> int:
