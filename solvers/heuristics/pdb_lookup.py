@@ -50,7 +50,7 @@ IDENTITY, REFLECTED, DUAL, DUAL_REFLECTED = "identity", "reflected", "dual", "du
 DUAL_VIEWS = (DUAL, DUAL_REFLECTED)
 ZOBRIST_SEED = 20050730  # the random lookup's hash keys: the same in every process
 # LazyLookups pay from three lookups on: faster with a catalogue's many, slower with one partition
-# and its reflection, whose second lookup is rarely skipped (BENCHMARKS.md)
+# and its reflection, whose second lookup is rarely skipped (docs/developer/lab-notes.md, "Lazy against eager lookups")
 LAZY_FROM = 2
 
 

@@ -515,7 +515,8 @@ AUTO = "auto"
 # Ties among equal h decide where greedy search goes on a plateau: toward the smaller g, at random
 # among equal g, it measured the fewest expansions to a first solution on uniformly random 6x6,
 # 7x7 and 8x8 states, and about half the length of random ties; larger-g walks a plateau depth
-# first and, with first-in-first-out order among equal g, smaller-g breadth first (BENCHMARKS.md).
+# first and, with first-in-first-out order among equal g, smaller-g breadth first
+# (docs/developer/lab-notes.md, "Greedy search's tie-breaking").
 # Among equal f, A* and weighted A* take the deeper node, nearer the goal, as A*'s published
 # counts do.
 GREEDY_TIE_BREAK = "smaller-g"

@@ -224,8 +224,8 @@ def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False,
 def kernel_rules(bpmx: bool, weights: tuple[int, int] | None):
     """The kernel's `rules`: True for BPMX, the integer `weights` (a, b) for f = a * g + b * h,
     or None for neither, which numba compiles into three kernels, each without the steps of
-    the others (a run-time flag cost the searches without BPMX 1-4 %: BENCHMARKS.md). The
-    kernel does not weigh f and apply BPMX in one pass."""
+    the others (a run-time flag cost the searches without BPMX 1-4 %: docs/developer/lab-notes.md,
+    "BPMX in the search kernel"). The kernel does not weigh f and apply BPMX in one pass."""
     if bpmx and weights is not None:
         raise ValueError("a pass applies BPMX or weights, not both")
     return True if bpmx else weights

@@ -17,7 +17,7 @@ once L >= U. The kernel is bidirectional.py's.
 That implementation (`--rules dibbs-code`) values a cover of forward clusters and every
 backward cluster as the backward ones alone, so it also takes the forward side where the
 all-backward cover is a minimum; the paper's rule values every cover by all its nodes, which
-expands fewer nodes on Korf's 100 (BENCHMARKS.md).
+expands fewer nodes on Korf's 100 (docs/developer/lab-notes.md, "The rules of the published code").
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ each direction's turn the rule notes how many open nodes each bucket of the row 
 holds, and takes a node from a bucket that has more (a bucket is last in, first out, so that
 node is one the turn generated). An older node of that row reached again with a smaller g
 leaves its bucket, and one node generated there then counts as older: the counts stay those
-of the published code on most instances, not all (BENCHMARKS.md).
+of the published code on most instances, not all (docs/developer/lab-notes.md, "The rules of the published code").
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ the smaller g, at random among equal g (`tie_break`, best_first.py says why), an
 draws (Xie, Müller & Holte 2014; type_buckets.py). Where ties or draws are random it restarts by
 default (`restarts`, restarts.py): on large boards its random choices decide most of its cost,
 and runs with other choices and budgets of stored nodes that grow as Luby's sequence answer where one
-run wanders (BENCHMARKS.md). The search is complete on every board it can hold; the result's
-lower bound is h of the start.
+run wanders (docs/developer/lab-notes.md, "Greedy search restarted"). The search is complete on
+every board it can hold; the result's lower bound is h of the start.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from solvers.search.result import SearchResult, unsolvable_result
 
 # The first run's budget of stored nodes (the unit of Luby's sequence). Of the first 20 uniformly
 # random 7x7 and 8x8 states, a run of greedy search that finds a solution mostly does so within
-# this many stored nodes (BENCHMARKS.md, "Large boards").
+# this many stored nodes (docs/developer/lab-notes.md, "Greedy search restarted").
 RESTART_UNIT = 100_000
 
 

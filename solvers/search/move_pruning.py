@@ -34,8 +34,8 @@ moves); the automaton has 9,223 states. They cut the brute-force branching facto
 generate. Generation runs once per process (`automaton`; the kernels are cached on disk).
 
 The default, fsm, is the fastest measured (scripts/bench_pruning.py; BENCHMARKS.md, "Move
-pruning: `--prune parent` against `fsm`"): IDA* generates far fewer nodes than with parent,
-at a slightly lower rate per node (the larger table), and so takes less time. With parent,
+pruning: parent against fsm"; the rates in docs/developer/lab-notes.md): IDA* generates far
+fewer nodes than with parent, at a slightly lower rate per node (the larger table), and so takes less time. With parent,
 the kernel is as fast as one that compares the move with the previous one's inverse
 (bench_ida.py).
 

@@ -3,7 +3,7 @@
 A search whose random choices decide most of its cost has a heavy-tailed cost: most runs end
 quickly, a few wander for very long. Greedy search's ties on uniformly random 7x7 and 8x8
 states are such a choice: a state that one seed leaves unsolved after a million stored nodes
-another seed solves within a hundred thousand (BENCHMARKS.md, "Large boards"). Restarting cuts
+another seed solves within a hundred thousand (docs/developer/lab-notes.md, "Greedy search restarted"). Restarting cuts
 the tail: run k is seeded by k (xorshift.seeded) and may store at most `unit` times the k-th
 term of Luby, Sinclair & Zuckerman's sequence (1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...; within a
 logarithmic factor of the best fixed budget for any distribution of the cost, IPL 1993) nodes.
