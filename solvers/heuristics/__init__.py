@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from pdb_build.store import PatternDatabase
 from solvers.heuristics.heuristic import Heuristic, from_recipe
-from solvers.heuristics.kinds import ALIASES, NAMED
+from solvers.heuristics.kinds import ALIASES, NAMED, load_kinds
 from solvers.heuristics.pdb_lookup import mirror_maps
 from solvers.heuristics.pdb_terms import file_term
 from solvers.heuristics.spec import accepted_forms, cached_from_spec, combine_max, from_options, from_spec
 from solvers.heuristics.user_function import user_term
 from solvers.puzzle import Puzzle
+
+load_kinds()  # every built-in kind registered (NAMED and ALIASES full) once the package is imported
 
 
 def baseline(puzzle: Puzzle, name: str) -> Heuristic:

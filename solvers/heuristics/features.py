@@ -28,6 +28,7 @@ from solvers.errors import InputError
 from solvers.heuristics.heuristic import Heuristic
 from solvers.heuristics.pdb_files import loaded
 from solvers.heuristics.pdb_terms import file_term
+from solvers.heuristics.spec import from_spec, split_top_level
 from solvers.puzzle import Puzzle
 
 BLANK, CELLS = "blank", "cells"
@@ -87,8 +88,6 @@ class FeatureSet:
 def feature_set(puzzle: Puzzle, spec: str) -> FeatureSet:
     """The features `spec` names on `puzzle` (module docstring). Refused (one-line InputError):
     an empty spec or item, an item given twice, a spec without any input."""
-    from solvers.heuristics.spec import from_spec, split_top_level  # the grammar imports every kind, this one too
-
     if not isinstance(spec, str) or not spec.strip():
         raise InputError(f"no features given; list heuristics of the grammar and encodings ({', '.join(ENCODINGS)})")
     items = [item.strip() for item in split_top_level(spec.strip(), spec)]

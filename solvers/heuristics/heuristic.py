@@ -9,6 +9,8 @@ creates its own scratch.
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import numpy as np
 
 from solvers.errors import InputError
@@ -16,6 +18,9 @@ from solvers.heuristics.dispatch import Leaf, MaxNode, SumNode, h_start
 from solvers.heuristics.term import Combination, Term
 from solvers.jit import kernel, uncached
 from solvers.puzzle import Puzzle
+
+
+SPEC_BUILDER = "solvers.heuristics.spec:cached_from_spec"  # what rebuilds a heuristic from its spec
 
 
 class Heuristic:
@@ -81,10 +86,9 @@ class Heuristic:
     def recipe(self) -> tuple:
         """(function, arguments), plain data from which `from_recipe` rebuilds this heuristic in
         another process or on another machine (a Dask worker loads PDB files once, see
-        solvers/heuristics/spec.py)."""
-        from solvers.heuristics.spec import cached_from_spec
-
-        return cached_from_spec, (self.puzzle, self.spec)
+        solvers/heuristics/spec.py): the function named "module:function", so that this module
+        needs the grammar's module (which imports it) only where a recipe is followed."""
+        return SPEC_BUILDER, (self.puzzle, self.spec)
 
     def check_for(self, puzzle: Puzzle) -> None:
         """Refuse (one-line InputError) use on a puzzle other than the one it was built for, and
@@ -155,8 +159,12 @@ def _laid_out(parts: tuple, columns) -> tuple:
 
 
 def from_recipe(recipe: tuple) -> Heuristic:
-    """The heuristic a `Heuristic.recipe()` describes."""
+    """The heuristic a `Heuristic.recipe()` describes: its function (a callable, or one named
+    "module:function") called with its arguments."""
     function, arguments = recipe
+    if isinstance(function, str):
+        module, name = function.split(":")
+        function = getattr(import_module(module), name)
     return function(*arguments)
 
 

@@ -20,7 +20,7 @@ Unlike the other kinds, the kind's two kernels are called rather than inlined in
 they are compiled once for a model's features and shared by every search and evaluation,
 rather than typed again inside each (the features' kernels, PDB lookups among them, made that
 the longest compile of the toolkit), while a call costs little beside the network's work at
-each node (BENCHMARKS.md, "Compile time").
+each node (docs/developer/lab-notes.md, "Compile time").
 
 A learned heuristic may overestimate: its term is neither admissible nor consistent, so the
 searches apply no BPMX by default, claim no optimality from it and take lower bounds only
@@ -37,6 +37,7 @@ import numpy as np
 from solvers.heuristics.dispatch import MaxNode, node_child_values, node_values, register_kind, shifted_nodes
 from solvers.heuristics.features import FeatureSet, inputs_of
 from solvers.heuristics.kinds import register_prefixed
+from solvers.heuristics.model_file import read_model
 from solvers.heuristics.network import QUANT, Quantized, h_of, quantized, quantized_forward
 from solvers.heuristics.term import Term
 from solvers.jit import inline_kernel, kernel
@@ -171,10 +172,11 @@ def _child(data, board, position, scratch, row, column, tile, source, target):
 
 
 def term_from_spec(puzzle: Puzzle, text: str) -> LearnedTerm:
-    """The term of `learned:FILE` (the model file read and checked by model_file.py)."""
-    from solvers.heuristics.model_file import read_model  # reads features through the grammar
-
-    return read_model(text[len(PREFIX):], puzzle).term()
+    """The term of `learned:FILE` (the model file read and checked by model_file.py, its
+    features checked)."""
+    model = read_model(text[len(PREFIX):], puzzle)
+    return learned_term(model.puzzle, model.feature_set(), model.network, PREFIX + model.path.name,
+                        PREFIX + str(model.path), provenance=((str(model.path), model.checksum),))
 
 
 register_kind(LearnedData, _start, _child)

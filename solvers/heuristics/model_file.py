@@ -98,14 +98,6 @@ class StoredModel:
                              f"{self.network.sizes[0]}; the file is damaged")
         return features
 
-    def term(self):
-        """The model's term (learned.py), its features checked."""
-        from solvers.heuristics.learned import PREFIX, learned_term  # learned.py reads files through this module
-
-        spec = PREFIX + str(self.path)
-        return learned_term(self.puzzle, self.feature_set(), self.network, PREFIX + self.path.name, spec,
-                            provenance=((str(self.path), self.checksum),))
-
 
 def _renamed(spec: str, file: str, name: str) -> str:
     """`spec` with the PDB file `file` of its items (pdb:FILE, patterns:FILE) named `name`."""

@@ -35,7 +35,8 @@ import threading
 
 from solvers.errors import InputError
 from solvers.heuristics.heuristic import Heuristic
-from solvers.heuristics.kinds import ALIASES, NAMED, PREFIXED, TABLE_FILE
+from solvers.heuristics.kinds import ALIASES, NAMED, PREFIXED
+from solvers.heuristics.pdb_terms import path_term
 from solvers.heuristics.term import Combination, Term, file_stamp
 from solvers.puzzle import Puzzle
 
@@ -191,7 +192,7 @@ def from_options(puzzle: Puzzle, heuristic: str, pdb_files: list[str] | None, re
     if heuristic.strip().lower() == "pdb":
         if not pdb_files:
             raise InputError("--heuristic pdb needs at least one --pdb FILE (built by build-pdb)")
-        return Heuristic(puzzle, _merged_max([TABLE_FILE(puzzle, path, reflect) for path in pdb_files]))
+        return Heuristic(puzzle, _merged_max([path_term(puzzle, path, reflect) for path in pdb_files]))
     if pdb_files or reflect:
         raise InputError("--pdb and --reflect go with --heuristic pdb")
     return from_spec(puzzle, heuristic)
