@@ -382,6 +382,26 @@ def solve_batch(
         raise InputError(f"cannot write {out}: {error.strerror or error}") from None
 
 
+def unfinished_path(out: str | Path) -> Path:
+    """Where solve_batch_afresh keeps the rows of a run until every instance has one."""
+    out = Path(out)
+    return out.with_name(f"{out.stem}.unfinished{out.suffix}")
+
+
+def solve_batch_afresh(puzzle: Puzzle, instances: list[Instance], heuristic: Heuristic | str, out: str | Path,
+                       **options) -> BatchSummary:
+    """solve_batch with every instance solved again at each run, so that the summary times
+    what this run did (a benchmark, the main job): the rows go to `out`'s unfinished sibling
+    (unfinished_path), moved over `out` once every instance has its row; a run interrupted
+    before that leaves them there, and the next run resumes them (its summary then counts them
+    as kept). `options` are solve_batch's."""
+    unfinished = unfinished_path(out)
+    summary = solve_batch(puzzle, instances, heuristic, unfinished, **options)
+    if summary.n_solved + summary.n_not_solved == summary.n_instances:
+        unfinished.replace(out)
+    return summary
+
+
 def _solve_batch(puzzle, instances, heuristic, out, algorithm, jobs, options, progress, report, client, rerun):
     retry_gave_up, redo_other_limits, split_last = rerun
     if isinstance(heuristic, str):

@@ -8,7 +8,8 @@ import threading
 import numpy as np
 import pytest
 
-from solvers.batch import ADDED_FIELDS, ROW_FIELDS, RUN_FIELDS, TIMING_FIELDS, solve_batch
+from solvers.batch import ADDED_FIELDS, ROW_FIELDS, RUN_FIELDS, TIMING_FIELDS, solve_batch, solve_batch_afresh, \
+    unfinished_path
 from solvers.errors import InputError
 from solvers.heuristics import baseline
 from solvers.instances import load_instances, select_instances
@@ -64,6 +65,23 @@ def test_resume_keeps_valid_rows_and_recomputes_a_half_written_line(instance_fil
     summary = _run(instance_file, broken)
     assert summary.n_resumed == 9 and summary.n_solved == 30
     assert _rows(broken) == _rows(tmp_path / "full.csv")
+
+
+def test_a_batch_afresh_solves_every_instance_again_and_resumes_only_an_interrupted_run(instance_file, tmp_path):
+    """The main job's batch: each run solves all again (nothing kept from the finished run
+    before), its rows moved to the output once complete; an interrupted run's rows, left in
+    the unfinished file, are resumed by the next run and then moved."""
+    puzzle, instances = load_instances(instance_file)
+    out = tmp_path / "afresh.csv"
+    for _ in range(2):
+        summary = solve_batch_afresh(puzzle, instances, "manhattan", out)
+        assert summary.n_resumed == 0 and summary.n_solved == 30
+        assert out.exists() and not unfinished_path(out).exists() and len(_rows(out)) == 30
+    finished, lines = _rows(out), out.read_text().splitlines()
+    unfinished_path(out).write_text("\n".join(lines[:11]) + "\n")  # a run stopped after ten rows
+    summary = solve_batch_afresh(puzzle, instances, "manhattan", out)
+    assert summary.n_resumed == 10 and summary.n_solved == 30 and not unfinished_path(out).exists()
+    assert _rows(out) == finished
 
 
 def test_a_foreign_output_file_is_not_overwritten(instance_file, tmp_path):
