@@ -27,7 +27,16 @@ from pdb_build.store import (
     CODECS, DEFAULT_CODEC, PLAIN, ZERO_AWARE, check_target, default_file_name, load_partition,
 )
 from pdb_build.verify import prepare, verify_pdb
-from solvers.cli_support import EXIT_INVALID, EXIT_OK, OneLineParser, positive_int, run_guarded, show_progress
+from solvers.cli_support import (
+    EXIT_INVALID,
+    EXIT_OK,
+    OneLineParser,
+    add_goal_option,
+    add_quiet_option,
+    positive_int,
+    run_guarded,
+    show_progress,
+)
 from solvers.compile_notice import add_verbose_option, announcing, build_seconds, shown, verify_seconds
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle, parse_board
@@ -42,7 +51,7 @@ def build_pdb_parser() -> OneLineParser:
         epilog=f"Presets are read from {preset_folder()}. Exit status: 0 built, 2 invalid input, 130 interrupted.",
     )
     parser.add_argument("--board", help="RxC, rows x columns, e.g. 4x4 (required unless --from)")
-    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    add_goal_option(parser)
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--from", dest="source", metavar="FILE",
                        help="encode this uncompressed file with --compress instead of building (board, goal, "
@@ -64,15 +73,20 @@ def build_pdb_parser() -> OneLineParser:
     )
     parser.add_argument(
         "--codec", choices=list(CODECS), default=DEFAULT_CODEC,
-        help=f"compression of the tables (default {DEFAULT_CODEC}: loads fastest; zstd: several times smaller, needs hdf5plugin to read)",
+        help="how the file stores the tables, losslessly: none (the default: mapped from the file at load, "
+             "shared by every process), zstd (several times smaller on disk, unpacked into each process's memory at "
+             "load; needs hdf5plugin) or gzip (any HDF5 reader, slowest); the searches read the same entries "
+             "whatever the codec, unlike --compress",
     )
     parser.add_argument(
         "--compress", default="none", metavar="FORM",
-        help="encode the tables: none (default, 8 bits per entry), min:K (the minimum of K merged entries, K a power "
-             "of two; lossy, admissible), nibble (4 bits, values up to 15) or delta (1 bit; zero-aware tables only)",
+        help="how many bits each entry takes, in the file and in memory while searching: none (the default, 8), "
+             "min:K (K merged entries hold their minimum, K a power of two; lossy, still admissible), nibble (4, "
+             "values up to 15) or delta (1; zero-aware tables only); unlike --codec, the searches read the encoded "
+             "entries; combine the two freely",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    add_verbose_option(parser, quiet=True)
+    add_quiet_option(parser)
+    add_verbose_option(parser)
     return parser
 
 
@@ -144,6 +158,7 @@ def verify_pdb_parser() -> OneLineParser:
     parser.add_argument("files", nargs="+", metavar="FILE", help="PDB files written by build-pdb")
     parser.add_argument("--sample", type=positive_int, metavar="N", help="check N random entries of each table, not all")
     parser.add_argument("--seed", type=int, default=1, help="random seed of --sample (default 1)")
+    add_quiet_option(parser)
     add_verbose_option(parser)
     return parser
 
@@ -155,7 +170,7 @@ def verify_pdb_main(argv: list[str] | None = None) -> int:
 
 
 def _verify_pdb(args) -> int:
-    with announcing("verify-pdb", "the checker's kernels", verify_seconds(), shown(args.verbose)):
+    with announcing("verify-pdb", "the checker's kernels", verify_seconds(), shown(args.verbose, args.quiet)):
         prepare()  # compiled before the clock: each verdict times its check alone
     return _verified(args)
 
@@ -164,7 +179,7 @@ def _verified(args) -> int:
     failed = unverified = False
     for path in args.files:
         try:
-            verdict = verify_pdb(path, args.sample, seed=args.seed)
+            verdict = verify_pdb(path, args.sample, seed=args.seed, progress=show_progress(args.quiet))
         except InputError as error:
             print(f"verify-pdb: error: {error}", file=sys.stderr)
             unverified = True

@@ -57,6 +57,24 @@ def run_guarded(prog: str, body: Callable[[], int], interrupted: str = "interrup
         return EXIT_BUG
 
 
+QUIET_HELP = ("no progress bars and no notice of a first compile on stderr; results, warnings and errors are "
+              "printed all the same")
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """--quiet, the same in every command: it silences what only shows that work goes on."""
+    parser.add_argument("--quiet", action="store_true", help=QUIET_HELP)
+
+
+def add_goal_option(parser: argparse.ArgumentParser, from_file: bool = False) -> None:
+    """--goal, the same in every command (`from_file`: an instance file's header may name it)."""
+    default = "the file's header, else " if from_file else ""
+    parser.add_argument("--goal", metavar="TILES",
+                        help=f"the goal state as tiles (default: {default}1 2 ... N-1, the blank last); Korf's sets, "
+                        "like every packaged set, put the blank first: on 4x4 "
+                        "--goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15")
+
+
 def show_progress(quiet: bool) -> bool:
     """Whether a command draws progress bars: not with --quiet, and only on a terminal, so that
     a log or a pipe gets whole lines (such as MISMATCH: ...) and no bar fragments."""

@@ -69,12 +69,12 @@ COMPILE_SECONDS = {
 EVALUATION_SHARE = 0.1  # a heuristic's evaluation kernel against a search that inlines it
 MIN_NOTICE_SECONDS = 3  # a shorter compile goes unannounced: no one waits long enough to wonder
 
-def add_verbose_option(parser, quiet: bool = False) -> None:
-    """--verbose, which shows the notice also where stderr is not a terminal (`quiet`: the
-    command has --quiet, which hides it on a terminal)."""
+def add_verbose_option(parser) -> None:
+    """--verbose, which shows the notice also where stderr is not a terminal (every command
+    that has it has --quiet too, which hides it on a terminal: cli_support.add_quiet_option)."""
     parser.add_argument("--verbose", action="store_true",
                         help="say on stderr when kernels are first compiled, which takes seconds (said on a terminal "
-                        f"anyway{', unless --quiet' if quiet else ''})")
+                        "anyway, unless --quiet)")
 
 
 def shown(verbose: bool, quiet: bool = False) -> bool:

@@ -246,12 +246,12 @@ def _watch(stop_name: str, event) -> None:
                 return
 
 
-def cluster_options(parser, workers_option: str) -> None:
-    """Add --scheduler and --cluster to a command's argument parser; `workers_option` names
-    the option that says how many local workers to start."""
+def cluster_options(parser) -> None:
+    """Add --scheduler and --cluster to a command's argument parser; its --jobs says how many
+    local workers to start."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on the workers of this Dask scheduler, e.g. tcp://host:8786 (needs tilepdb[dask])")
     where.add_argument("--cluster", choices=[LOCAL],
-                       help=f"run on a Dask LocalCluster started on this machine, {workers_option} workers "
+                       help="run on a Dask LocalCluster started on this machine, --jobs workers "
                        "(needs tilepdb[dask])")

@@ -2,8 +2,10 @@
 
 The files it writes::
 
-    summary.csv / summary.md   one row per heuristic (strength measures, IDA* totals, KRE: ratio of
+    summary.csv                one row per heuristic (strength measures, IDA* totals, KRE: ratio of
                                the predicted to the measured totals, and the mean per-instance ratio)
+    summary.md                 its key columns (TABLE_COLUMNS) in lines of at most WIDTH characters,
+                               which compare-heuristics prints too
     per_state.csv              `state`, then h of every heuristic (and `exact` when known)
     per_instance.csv           one row per heuristic and instance
     h_distributions.png, predicted_vs_measured.png, nodes_per_instance.png   (needs matplotlib)
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import textwrap
 import time
 from pathlib import Path
 
@@ -30,6 +33,7 @@ REPORT_FILES = ("summary.csv", "summary.md", "per_state.csv", "per_instance.csv"
                 "h_distributions.png", "predicted_vs_measured.png", "nodes_per_instance.png")
 OWNER = "compare-heuristics"
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LABEL_SLANT = 45  # degrees: the x labels of the prediction plot, which a logarithmic axis may crowd
 
 
 def summary_rows(comparison: Comparison) -> list[dict]:
@@ -91,26 +95,91 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
+WIDTH = 100  # the widest line of summary.md (as compare-heuristics prints it too), words allowing
+
+# The columns of summary.md, each (its field in summary.csv, its heading, what it holds); a
+# column that no row fills is left out, and summary.csv keeps every field.
+TABLE_COLUMNS = (
+    ("heuristic", "heuristic", ""),
+    ("mean_h", "mean h", "the mean of h over the states"),
+    ("mean_h_over_exact", "h / h*", "the mean of h over the exact distance h* (states with h* > 0)"),
+    ("admissible_on_sample", "h <= h*", "whether h never exceeded h* on the states"),
+    ("evaluations_per_second", "evals/s", "evaluations of h per second"),
+    ("total_nodes_generated", "nodes", "the nodes IDA* generated over the instances"),
+    ("total_seconds", "seconds", "IDA*'s seconds over the instances"),
+    ("kre_predicted_over_measured", "KRE ratio", "KRE's prediction of the nodes of IDA*'s last iterations over the "
+     "nodes measured (totals)"),
+)
+NUMERIC = {"mean_h", "mean_h_over_exact", "evaluations_per_second", "total_nodes_generated", "total_seconds",
+           "kre_predicted_over_measured"}
+
+
+def summary_table(summary: list[dict]) -> tuple[list[str], list[str]]:
+    """The Markdown table of the key columns of `summary` (TABLE_COLUMNS), padded to line up as
+    plain text, and what its headings mean. Where the heuristics' names would make it wider
+    than WIDTH, the rows name them h1, h2, ... and the list below the table says which is which."""
+    columns = [c for c in TABLE_COLUMNS if any(row.get(c[0], "") != "" for row in summary)]
+    headings, right = [heading for _, heading, _ in columns], [field in NUMERIC for field, _, _ in columns]
+    cells = [[_cell(field, row.get(field, "")) for field, _, _ in columns] for row in summary]
+    table = _table(headings, cells, right)
+    if max(map(len, table)) > WIDTH:
+        legend = "; ".join(f"h{number}: `{row[0]}`" for number, row in enumerate(cells, 1))
+        table = _table(headings, [[f"h{number}", *row[1:]] for number, row in enumerate(cells, 1)], right)
+        table += ["", *_wrapped(f"Heuristics: {legend}.")]
+    meaning = "; ".join(f"`{heading}`, {what}" for _, heading, what in columns if what)
+    return table, _wrapped(f"Columns: {meaning}. summary.csv holds every measure, per_instance.csv every instance.")
+
+
+def _cell(field: str, value) -> str:
+    if value == "":
+        return ""
+    if field == "admissible_on_sample":
+        return "yes" if value else "no"
+    if field in ("evaluations_per_second", "total_nodes_generated"):
+        return f"{value:,}"
+    return str(value)
+
+
+def _table(headings: list[str], rows: list[list[str]], right: list[bool]) -> list[str]:
+    widths = [max(len(text) for text in column) for column in zip(headings, *rows)]
+    widths = [max(width, 3) for width in widths]
+
+    def line(texts):
+        return "| " + " | ".join(t.rjust(w) if r else t.ljust(w) for t, w, r in zip(texts, widths, right)) + " |"
+
+    rule = "|" + "|".join(("-" * (w + 1) + ":") if r else "-" * (w + 2) for w, r in zip(widths, right)) + "|"
+    return [line(headings), rule, *(line(row) for row in rows)]
+
+
+def _wrapped(text: str) -> list[str]:
+    """`text` as lines of at most WIDTH characters, breaking between words only (a Markdown
+    paragraph, or a code span, reads the same across the breaks)."""
+    return textwrap.wrap(text, WIDTH, break_long_words=False, break_on_hyphens=False)
+
+
 def _markdown(summary: list[dict], meta: dict) -> str:
-    fields = list(dict.fromkeys(k for row in summary for k in row))
     instances = f" · {count(meta['instances'], 'instance')}" if meta["instances"] else ""
+    table, key = summary_table(summary)
     lines = [f"# Heuristic comparison, {meta['board']} board", "",
-             f"`{meta['command']}` · tilepdb {meta['package_version']} · seed {meta['seed']} · "
-             f"{count(meta['states'], 'state')} ({meta['source']}){instances} · {meta['date']}", "",
-             "| " + " | ".join(fields) + " |", "|" + " --- |" * len(fields)]
-    lines += ["| " + " | ".join(str(row.get(f, "")) for f in fields) + " |" for row in summary]
+             *_wrapped(f"`{meta['command']}` · tilepdb {meta['package_version']} · seed {meta['seed']} · "
+                       f"{count(meta['states'], 'state')} ({meta['source']}){instances} · {meta['date']}"), "",
+             *table, "", *key]
     if any("mean_error" in row or "instance_mean_error" in row for row in summary):
-        lines += ["", "Errors against exact distances h* (on the states; `instance_` at the instances' starts, "
-                  "against their known lengths): `mean_error` is the mean of h - h*, `mean_absolute_error` that of "
-                  "|h - h*|, `share_overestimated` the share with h > h*, `mean_overestimate` and `max_overestimate` the mean and the largest excess there."]
+        lines += [""] + _wrapped(
+            "summary.csv also holds the errors against exact distances h* (on the states; `instance_` at the "
+            "instances' starts, against their known lengths): `mean_error` is the mean of h - h*, "
+            "`mean_absolute_error` that of |h - h*|, `share_overestimated` the share with h > h*, "
+            "`mean_overestimate` and `max_overestimate` the mean and the largest excess there.")
     if meta["not_searched"]:
-        lines += ["", f"Not searched with IDA*, because they may overestimate (IDA*'s optimality and KRE's prediction "
-                  f"assume a heuristic that never does): {', '.join(meta['not_searched'])}."]
+        lines += [""] + _wrapped(
+            "Not searched with IDA*, because they may overestimate (IDA*'s optimality and KRE's prediction "
+            f"assume a heuristic that never does): {', '.join(meta['not_searched'])}.")
     if meta["instances"] and len(meta["not_searched"]) < len(summary):
-        lines += ["", f"IDA* with move pruning `{meta['prune']}`; its node counts include {meta['node_counts']}."]
-        lines += ["", "KRE: Korf, Reid & Edelkamp's prediction of the nodes expanded by IDA*'s last iteration; "
-                  "`kre_predicted_over_measured` is the ratio of the totals, `kre_mean_ratio` the mean of the "
-                  "per-instance ratios."]
+        lines += [""] + _wrapped(f"IDA* with move pruning `{meta['prune']}`; its node counts include "
+                                 f"{meta['node_counts']}.")
+        lines += [""] + _wrapped(
+            "KRE: Korf, Reid & Edelkamp's prediction of the nodes expanded by IDA*'s last iteration; "
+            "`kre_mean_ratio` in summary.csv is the mean of the per-instance ratios.")
     return "\n".join(lines) + "\n"
 
 
@@ -153,6 +222,9 @@ def figures(comparison: Comparison, meta: dict) -> dict:
                  ylabel="nodes expanded, KRE prediction",
                  title=f"Korf, Reid & Edelkamp (KRE) prediction vs measurement\n{board}, {solved}, "
                  f"h sampled on {sample}\n{names}")
+        # a logarithmic axis that spans a decade or two, or less, labels minor ticks too (3x10^3,
+        # 4x10^3, ...), wider than the room between them: slanted, each label ends at its tick
+        axes.tick_params(axis="x", which="both", labelrotation=LABEL_SLANT, labelrotation_mode="xtick")
         axes.legend()
         plots["predicted_vs_measured.png"] = figure
         figure, axes = plt.subplots(figsize=(9, 5))

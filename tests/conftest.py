@@ -54,3 +54,38 @@ def assert_ida_matches_naive(puzzle, heuristic, states, goal: tuple, **options) 
         assert result.length == length == exact[state], state
         assert [(p.bound, p.nodes_expanded, p.nodes_generated) for p in result.iterations] == passes, state
         assert [result.bpmx_raises, result.bpmx_cutoffs] == (fired or [0, 0]), state
+
+
+def run_on_a_terminal(args: list[str], env: dict | None = None, timeout: float = 600) -> tuple[int, str, str]:
+    """Run `args` with stderr on a pseudo-terminal, as at a user's terminal (progress bars and
+    notices are drawn there), and stdout a pipe; returns (exit status, stdout, what reached the
+    terminal). For commands whose stdout is short: it is read once the command ends."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import termios
+
+    main, side = pty.openpty()
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 24 rows of 100 columns
+    try:
+        process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=side, env=env)
+        os.close(side)
+        side = None
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other side closed with the process
+                break
+            if not chunk:
+                break
+            shown += chunk
+        out = process.stdout.read()
+        status = process.wait(timeout)
+    finally:
+        os.close(main)
+        if side is not None:
+            os.close(side)
+    return status, out.decode(), shown.decode(errors="replace")

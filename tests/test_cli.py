@@ -1,12 +1,14 @@
 """solve-puzzle as a user runs it: output, JSON, exit statuses, one-line errors."""
 
 import json
+import os
 import subprocess
 import sys
 
 import pytest
 
 from solvers.cli import solve_puzzle_main
+from tests.conftest import run_on_a_terminal
 
 KORF_GOAL = " ".join(map(str, range(16)))
 
@@ -111,3 +113,41 @@ def test_an_unexpected_exception_is_reported_as_a_bug_with_its_traceback(capsys)
     assert "Traceback" in err and "ZeroDivisionError: a bug" in err
     assert err.splitlines()[-1] == ("solve-puzzle: internal error: this is a bug in tilepdb; "
                                     "please report it with the traceback above")
+
+
+def test_quiet_keeps_the_terminal_free_of_the_compile_notice_never_of_the_result(tmp_path):
+    """From an empty kernel cache, at a terminal: without --quiet the first compile is announced
+    there; with --quiet the terminal stays empty and the result is printed all the same."""
+    args = [sys.executable, "-m", "solvers.cli", "8 6 7 2 5 4 3 0 1", "--heuristic", "manhattan"]
+    for quiet in (False, True):
+        cache = tmp_path / f"cache-{quiet}"
+        status, out, shown = run_on_a_terminal([*args, *(["--quiet"] if quiet else [])],
+                                               env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+        assert status == 0 and "length     31 (optimal)" in out
+        assert list(cache.rglob("*.nbi"))  # it did compile
+        assert (shown == "") == quiet, shown
+
+
+@pytest.mark.parametrize("jobs", ["--jobs", "--threads"])
+def test_jobs_runs_ida_on_threads_and_threads_is_still_read(jobs, capsys):
+    assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--heuristic", "manhattan", jobs, "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["length"] == 31
+
+
+def test_the_anytime_report_names_only_the_settings_that_applied(capsys):
+    """Beams take no weight and no tie-breaking: the report and the JSON record name neither,
+    but the way the search improved; its weighted runs name their weight."""
+    common = ["8 6 7 2 5 4 3 0 1", "--algorithm", "anytime", "--heuristic", "manhattan"]
+    assert solve_puzzle_main(common) == 0
+    out = capsys.readouterr().out
+    assert "algorithm  anytime (beams), heuristic manhattan\n" in out and "weight" not in out
+    assert solve_puzzle_main([*common, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["improve"] == "beams" and "weight" not in record and "tie_break" not in record
+    assert solve_puzzle_main([*common, "--improve", "weights", "--weight", "3"]) == 0
+    assert "algorithm  anytime (weights), heuristic manhattan, weight 3\n" in capsys.readouterr().out
+    assert solve_puzzle_main([*common, "--improve", "weights", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["improve"], record["weight"], record["tie_break"]) == ("weights", 2.0, "auto")
+    assert solve_puzzle_main(["8 6 7 2 5 4 3 0 1", "--algorithm", "wastar", "--heuristic", "manhattan"]) == 0
+    assert "algorithm  wastar, heuristic manhattan, weight 2\n" in capsys.readouterr().out

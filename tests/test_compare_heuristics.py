@@ -5,6 +5,7 @@ plots with one marker per instance, one-line errors."""
 import csv
 import dataclasses
 import json
+import math
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from solvers.errors import InputError
 from solvers.experiments import compare, full_iteration
 from solvers.heuristics import baseline
 from solvers.instances import load_instances
-from solvers.reports import figures
+from solvers.reports import WIDTH, figures, summary_table
 from solvers.search.ida import ida_star
 from tests import naive
 from tests.conftest import distances
@@ -236,7 +237,7 @@ def test_the_report_says_how_ida_counted_and_a_full_last_iteration_is_the_kre_me
     assert (meta["prune"], meta["full_last_iteration"]) == ("parent", True)
     assert "do not depend on the move order" in meta["node_counts"]
     assert "IDA* with move pruning `parent`; its node counts include every node of the last iteration" in \
-        (tmp_path / "full" / "summary.md").read_text()
+        " ".join((tmp_path / "full" / "summary.md").read_text().split())
     puzzle, instances = load_instances("data/hardest8-31.txt", "3x3")
     heuristic = baseline(puzzle, "manhattan")
     for instance, row in zip(instances, _read(tmp_path / "full" / "per_instance.csv")):
@@ -245,3 +246,72 @@ def test_the_report_says_how_ida_counted_and_a_full_last_iteration_is_the_kre_me
         assert int(row["nodes_generated"]) == result.nodes_generated
         assert int(row["last_iteration_expanded"]) == result.iterations[-1].nodes_expanded == last[0]
         assert result.iterations[-1].nodes_generated == last[1]
+
+
+def test_the_summary_and_the_table_printed_fit_in_100_columns_and_the_csv_keeps_every_measure(tmp_path, capsys):
+    status, out, err = _run(capsys, "--instances", "data/hardest8-31.txt", "--heuristic", "manhattan",
+                            "--heuristic", "linear-conflict", "--heuristic", "walking-distance", "--sample", 300,
+                            "--out", tmp_path / "r")
+    assert status == 0 and err == ""
+    summary = (tmp_path / "r" / "summary.md").read_text()
+    assert max(map(len, summary.splitlines())) <= WIDTH
+    table = [line for line in summary.splitlines() if line.startswith("|")]
+    assert [cell.strip() for cell in table[0].strip("|").split("|")] == \
+        ["heuristic", "mean h", "h / h*", "h <= h*", "evals/s", "nodes", "seconds", "KRE ratio"]
+    assert [line.split("|")[1].strip() for line in table[2:]] == ["manhattan", "linear-conflict", "walking-distance"]
+    assert all(line in out.splitlines() for line in table)  # printed as written
+    fields = _read(tmp_path / "r" / "summary.csv")[0]
+    assert {"std_h", "share_h_equals_exact", "mean_absolute_error", "nodes_per_second", "kre_mean_ratio"} <= set(fields)
+
+
+def test_heuristics_whose_names_would_widen_the_table_are_numbered_below_it():
+    names = [f"max(pdb:data/pdbs/4x4-blank-first-{p}.h5+reflect, walking-distance)" for p in ("7-8", "6-6-3")]
+    rows = [{"heuristic": name, "states": 100, "mean_h": 41.25, "std_h": 3.5, "evaluations_per_second": 12_345_678,
+             "instances": 10, "total_nodes_generated": 123_456_789, "total_seconds": 12.5,
+             "kre_predicted_over_measured": 1.2345} for name in names]
+    table, key = summary_table(rows)
+    assert max(map(len, table + key)) <= WIDTH
+    assert [line.split("|")[1].strip() for line in table[2:4]] == ["h1", "h2"]
+    assert table[4] == "" and " ".join(table[5:]) == f"Heuristics: h1: `{names[0]}`; h2: `{names[1]}`."
+    assert "| 123,456,789 |" in table[2] and "h / h*" not in table[0]  # no exact distances: no such column
+
+
+def _crowded(axis):
+    """The neighbouring labels of `axis` (drawn) that touch: level ones whose boxes overlap,
+    slanted ones (parallel, anchored at their ticks) less than a text's height apart across."""
+    renderer = axis.figure.canvas.get_renderer()
+    along = "x0" if axis.axis_name == "x" else "y0"
+    labels = sorted((t for t in axis.get_ticklabels(which="both") if t.get_visible() and t.get_text()),
+                    key=lambda t: getattr(t.get_window_extent(renderer), along))
+    slant = math.radians(labels[0].get_rotation())
+    if slant == 0:
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        return [(a.get_text(), b.get_text()) for (a, box), (b, other) in zip(zip(labels, boxes),
+                                                                               zip(labels[1:], boxes[1:]))
+                if box.overlaps(other)]
+    anchors = [t.get_transform().transform(t.get_position())[0] for t in labels]
+    tall = []
+    for label in labels:
+        label.set_rotation(0)
+        tall.append(label.get_window_extent(renderer).height)
+        label.set_rotation(math.degrees(slant))
+    return [(a.get_text(), b.get_text()) for a, b, x, y, h in zip(labels, labels[1:], anchors, anchors[1:], tall)
+            if (y - x) * math.sin(slant) < h]
+
+
+@pytest.mark.parametrize("low, high, above, below", [(3_162, 63_240, 1.3, 0.8), (31, 33, 1.01, 0.99),
+                                                     (100, 10**9, 1.3, 0.8)])
+def test_the_prediction_plots_axis_labels_never_overlap(comparison, low, high, above, below):
+    """However far the instances' measured nodes spread (a decade or two, where the logarithmic
+    axis labels minor ticks too, a few nodes, or many decades), no two labels of an axis touch."""
+    measured = np.geomspace(low, high, 6).round().astype(int)
+    rows = [{**comparison.instance_rows[0], "heuristic": name, "instance": number, "last_iteration_expanded": int(m),
+             "predicted_last_iteration": round(m * factor)}
+            for name, factor in (("manhattan", above), ("linear-conflict", below)) for number, m in enumerate(measured, 1)]
+    plots = figures(dataclasses.replace(comparison, instance_rows=rows), {"board": "3x3", "source": "uniform random"})
+    figure = plots["predicted_vs_measured.png"]
+    figure.tight_layout()
+    figure.canvas.draw()
+    (axes,) = figure.axes
+    assert _crowded(axes.xaxis) == [] and _crowded(axes.yaxis) == []
+    assert axes.xaxis.get_ticklabels()[0].get_rotation() == 45

@@ -20,8 +20,10 @@ from solvers.heuristics.learned import batch_h
 from solvers.heuristics.model_file import ModelError, read_model, shipped_models, weights_checksum, write_model
 from solvers.heuristics.network import Network, forward
 from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step, guide, solved_examples
-from solvers.learning.davi import DaviSettings, davi_start, fresh_start
+from solvers.learning.davi import (DEFAULT_THRESHOLD, DEFAULT_WARM, WARM_THRESHOLD, DaviSettings, davi_start,
+                                   fresh_start)
 from solvers.learning.fit import loss_and_gradients
+from solvers.learning.held_out import HELD_OUT_STATES, held_out_check, held_out_states
 from solvers.learning.learn import checkpoint_path, learn_heuristic
 from solvers.learning.walks import UNDO, children, scrambled, walked
 from solvers.instances import Instance
@@ -30,7 +32,7 @@ from solvers.puzzle import Puzzle
 from solvers.reports import write_report
 from solvers.solve import solve
 from tests import naive
-from tests.conftest import STANDARD_3X3, default_forbidden, distances
+from tests.conftest import STANDARD_2X4, STANDARD_3X3, default_forbidden, distances
 from tests.forging import forged
 from tests.incremental import walk_values
 
@@ -204,9 +206,10 @@ def test_compare_reports_how_a_learned_heuristic_errs_beside_manhattan_and_searc
     assert {row["heuristic"] for row in comparison.instance_rows} == {"manhattan"}
     write_report(comparison, tmp_path / "report", {"command": "test", "package_version": "0", "seed": 1,
                                                    "source": "every 37th state"})
-    summary = (tmp_path / "report" / "summary.md").read_text()
+    summary = " ".join((tmp_path / "report" / "summary.md").read_text().split())  # its lines wrapped at 100
     assert f"because they may overestimate (IDA*'s optimality and KRE's prediction assume a heuristic that never " \
-           f"does): {learned.name}." in summary and "instance_share_overestimated" in summary
+           f"does): {learned.name}." in summary
+    assert "instance_share_overestimated" in (tmp_path / "report" / "summary.csv").read_text().splitlines()[0]
 
 
 def test_model_files_round_trip_with_their_provenance(tmp_path):
@@ -498,3 +501,123 @@ def test_learn_heuristic_command_writes_a_model_and_refuses_bad_options_in_one_l
         assert learn_heuristic_main(["--board", "2x3", "--out", str(out), "--quiet", *extra]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and message in err, err
+    with pytest.raises(SystemExit) as refused:  # argparse's refusal of the option's value
+        learn_heuristic_main(["--board", "2x3", "--features", "cells", "--iterations", "5", "--warm", "-1",
+                              "--out", str(out), "--force", "--quiet"])
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and err.count("\n") == 1 and "'-1' must be 0 (no warm start) or more" in err
+
+
+def test_the_default_warm_start_applies_where_a_feature_is_admissible_and_not_where_none_is(tmp_path):
+    """DAVI's defaults warm-start from the admissible features (and refresh at every check), and
+    quietly do not where no feature is admissible; warm=0 turns the warm start off."""
+    puzzle = Puzzle(2, 3)
+    states = np.array(list(distances(2, 3, tuple(int(t) for t in puzzle.goal))), dtype=np.uint8)
+    manhattan = from_spec(puzzle, "manhattan").evaluate_many(states)
+
+    def trained(spec, name, **given):
+        out = learn_heuristic(puzzle, spec, tmp_path / name, hidden=(16, 8), iterations=3, seed=1,
+                              settings=DaviSettings(batch=50, max_moves=20, **given))
+        stored = read_model(out)
+        values = forward(stored.network, inputs_of(feature_set(puzzle, spec), states))
+        return stored.training, np.abs(values - manhattan)
+
+    training, off = trained("manhattan, blank", "warm.h5")
+    assert (training["settings"]["warm"], training["settings"]["threshold"]) == (DEFAULT_WARM, WARM_THRESHOLD)
+    assert training["longest_walk"] == 20 and off.mean() < 0.5  # every walk length at once; the net says manhattan
+    training, cold = trained("manhattan, blank", "cold.h5", warm=0)
+    assert (training["settings"]["warm"], training["settings"]["threshold"]) == (0, DEFAULT_THRESHOLD)
+    assert training["longest_walk"] == 4 and cold.mean() > 2.0  # the walks grow from the goal; the net knows little
+    training, _ = trained("blank, cells", "encodings.h5")
+    assert (training["settings"]["warm"], training["settings"]["threshold"]) == (0, DEFAULT_THRESHOLD)
+    assert training["longest_walk"] == 4
+
+
+def test_learn_heuristic_ends_with_a_held_out_line_that_gives_both_errors_and_names_the_best_feature(
+        tmp_path, capsys, two_by_four_distances):
+    from solvers.cli import learn_heuristic_main
+
+    puzzle, out = Puzzle(2, 4), tmp_path / "m.h5"
+    assert learn_heuristic_main(["--board", "2x4", "--features", "manhattan, linear-conflict", "--iterations", "200",
+                                 "--batch", "100", "--max-moves", "40", "--hidden", "16,8", "--seed", "7",
+                                 "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    check = read_model(out).training["held_out"]
+    assert printed == [f"wrote {out}" + printed[0][len(f"wrote {out}"):], check["line"]]
+    # the figures, recomputed from the same held-out states with a naive distance table
+    states = held_out_states(puzzle, 7)
+    assert len(states) == HELD_OUT_STATES and check["seed"] == [7, 1]
+    exact = np.array([two_by_four_distances[tuple(s)] for s in states.tolist()])
+    conflict = np.array([naive.linear_conflict(tuple(s), STANDARD_2X4, 2, 4) for s in states.tolist()])
+    model = from_spec(puzzle, f"learned:{out}").evaluate_many(states)
+    assert check["feature"] == "linear-conflict" and check["against"] == "exact distances"
+    assert check["feature_mean_absolute_error"] == pytest.approx(np.abs(conflict - exact).mean(), abs=1e-4)
+    assert check["model_mean_absolute_error"] == pytest.approx(np.abs(model - exact).mean(), abs=1e-4)
+    assert check["worse"] is False and check["model_mean_absolute_error"] < check["feature_mean_absolute_error"]
+    assert (f"mean absolute error is {check['model_mean_absolute_error']:.2f} moves, linear-conflict's "
+            f"{check['feature_mean_absolute_error']:.2f} (the best admissible feature): the model is better"
+            in check["line"])
+    assert check["line"].startswith("held-out check on 1,000 random states with exact distances")
+
+
+def test_a_model_worse_than_its_feature_is_reported_as_such_with_what_to_do(tmp_path, capsys, two_by_four_distances):
+    from solvers.cli import learn_heuristic_main
+
+    out = tmp_path / "m.h5"
+    assert learn_heuristic_main(["--board", "2x4", "--features", "manhattan, blank", "--iterations", "1",
+                                 "--warm", "0", "--hidden", "8,4", "--out", str(out), "--quiet"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    check = read_model(out).training["held_out"]
+    assert check["worse"] is True and check["model_mean_absolute_error"] > check["feature_mean_absolute_error"]
+    assert line == check["line"]
+    assert (f"the model's mean absolute error, {check['model_mean_absolute_error']:.2f} moves, is worse than "
+            f"manhattan's, {check['feature_mean_absolute_error']:.2f} (the best admissible feature): train longer "
+            "(--seconds, --iterations), start from the feature with a warm start (without --warm 0), or search with "
+            "manhattan itself") in line
+
+
+def offset_manhattan(n_inputs: int, offset: float) -> Network:
+    """A network whose output is its first input (Manhattan distance) plus `offset`."""
+    w1, w2, w3 = np.zeros((n_inputs, 2)), np.zeros((2, 2)), np.zeros(2)
+    w1[0, 0] = w2[0, 0] = w3[0] = 1.0
+    return Network(np.zeros(n_inputs), np.ones(n_inputs), w1, np.zeros(2), w2, np.zeros(2), w3, np.array([offset]))
+
+
+def test_beyond_exact_distances_the_check_takes_the_admissible_features_as_the_floor():
+    """On 4x4 a model below its best admissible feature on average is surely worse (its mean
+    absolute error exceeds the feature's); one above it is not called worse; without an admissible
+    feature there is nothing to compare with and no check."""
+    puzzle = Puzzle(4, 4)
+    features = feature_set(puzzle, "manhattan, linear-conflict, blank")
+    states = held_out_states(puzzle, 3)
+    conflict = from_spec(puzzle, "linear-conflict").evaluate_many(states)
+    manhattan = from_spec(puzzle, "manhattan").evaluate_many(states)
+    below = held_out_check(features, offset_manhattan(features.n_inputs, -1.0), 3)
+    assert (below["feature"], below["against"], below["worse"]) == ("linear-conflict", "admissible features", True)
+    assert below["feature_mean_h"] == pytest.approx(conflict.mean(), abs=1e-4)
+    assert below["model_mean_h"] == pytest.approx((manhattan - 1).mean(), abs=1e-4)
+    assert below["share_below_feature"] == 1.0
+    assert "(4x4 is too large for exact distances; the admissible features are the floor)" in below["line"]
+    assert (f"and it is below linear-conflict on 100% of the states, so its mean absolute error is surely larger: "
+            f"the model is worse than linear-conflict: train longer") in below["line"]
+    above = held_out_check(features, offset_manhattan(features.n_inputs, 6.0), 3)
+    assert above["worse"] is False and above["model_mean_h"] == pytest.approx((manhattan + 6).mean(), abs=1e-4)
+    assert above["share_below_feature"] == pytest.approx(np.mean(manhattan + 6 < conflict), abs=1e-4)
+    assert above["share_below_feature"] > 0
+    assert f"the model is below linear-conflict on {above['share_below_feature']:.0%} of the states" in above["line"]
+    encodings = feature_set(puzzle, "blank")
+    assert held_out_check(encodings, offset_manhattan(encodings.n_inputs, 0.0), 3) is None
+
+
+def test_without_an_admissible_feature_the_check_gives_the_models_error_alone():
+    puzzle = Puzzle(2, 3)
+    exact = distances(2, 3, tuple(int(t) for t in puzzle.goal))
+    features = feature_set(puzzle, "blank, cells")
+    constant = offset_manhattan(features.n_inputs, 5.0)._replace(w3=np.zeros(2))  # h = 5 away from the goal
+    check = held_out_check(features, constant, 2)
+    states = held_out_states(puzzle, 2).tolist()
+    expected = np.mean([0 if exact[tuple(s)] == 0 else abs(5 - exact[tuple(s)]) for s in states])
+    assert check["model_mean_absolute_error"] == pytest.approx(expected, abs=1e-4) and "feature" not in check
+    assert check["line"] == ("held-out check on 1,000 random states with exact distances: the model's mean "
+                             f"absolute error is {expected:.2f} moves (no feature is an admissible heuristic to "
+                             "compare it with)")

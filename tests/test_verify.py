@@ -23,7 +23,7 @@ from pdb_build.verify import check_table, entry_layout, placement_graph, verify_
 from solvers.errors import InputError
 from solvers.puzzle import Puzzle
 from tests import naive
-from tests.conftest import STANDARD_3X3
+from tests.conftest import STANDARD_3X3, run_on_a_terminal
 from tests.forging import forged
 
 CHECKS = {
@@ -173,6 +173,16 @@ def test_a_good_file_passes_with_one_line_each(built_file):
     assert status == 0, stderr
     assert stdout.splitlines() == [f"{built_file}: OK, 200 entries checked in {line.rsplit(' in ', 1)[1]}" for line in stdout.splitlines()]
     assert verify_pdb(built_file).entries_checked == 2 * 3024
+
+
+def test_quiet_keeps_the_terminal_free_of_progress_bars_never_of_verdicts_or_errors(built_file, tmp_path):
+    command = [sys.executable, "-c", "import sys; from pdb_build.cli import verify_pdb_main; sys.exit(verify_pdb_main())"]
+    status, out, shown = run_on_a_terminal([*command, str(built_file)])
+    assert status == 0 and out.startswith(f"{built_file}: OK") and "entry" in shown  # a bar per table
+    status, out, shown = run_on_a_terminal([*command, str(built_file), "--quiet"])
+    assert status == 0 and out.startswith(f"{built_file}: OK") and shown == ""
+    status, out, shown = run_on_a_terminal([*command, str(tmp_path / "missing.h5"), "--quiet"])
+    assert status == 2 and out == "" and shown.startswith("verify-pdb: error: ") and "missing.h5" in shown
 
 
 @pytest.mark.parametrize("number, index, delta", [(0, 1000, 1), (1, 2500, -2), (1, 2, 2)])

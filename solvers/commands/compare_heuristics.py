@@ -15,6 +15,8 @@ from solvers.cli_support import (
     EXIT_OK,
     EXIT_UNSOLVABLE,
     OneLineParser,
+    add_goal_option,
+    add_quiet_option,
     positive_int,
     run_guarded,
     show_progress,
@@ -56,7 +58,7 @@ def compare_heuristics_parser() -> OneLineParser:
     )
     parser.add_argument("--board", help="RxC, rows x columns (default: the header of the --instances or --states "
                         "file, else a square tile count; needed without such a file)")
-    parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
+    add_goal_option(parser, from_file=True)
     parser.add_argument("--heuristic", action="append", metavar="SPEC",
                         help="a heuristic to compare (repeat; default: manhattan and linear-conflict)")
     source = parser.add_mutually_exclusive_group()
@@ -81,8 +83,8 @@ def compare_heuristics_parser() -> OneLineParser:
                         "one that holds files is refused without --force")
     parser.add_argument("--force", action="store_true", help="write into an --out folder that holds files: the files "
                         "of an earlier run there (listed in its manifest.json) are replaced, no other file is touched")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    add_verbose_option(parser, quiet=True)
+    add_quiet_option(parser)
+    add_verbose_option(parser)
     return parser
 
 

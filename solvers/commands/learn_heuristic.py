@@ -6,14 +6,25 @@ continues from it).
 
 from __future__ import annotations
 
+import argparse
+
 from tqdm import tqdm
 
-from solvers.cli_support import EXIT_OK, OneLineParser, positive, positive_int, run_guarded, show_progress
+from solvers.cli_support import (
+    EXIT_OK,
+    OneLineParser,
+    add_goal_option,
+    add_quiet_option,
+    positive,
+    positive_int,
+    run_guarded,
+    show_progress,
+)
 from solvers.errors import InputError
 from solvers.learning.bootstrap import BootstrapSettings
-from solvers.learning.davi import DaviSettings
-from solvers.learning.learn import CHECKPOINT_SECONDS, DEFAULT_HIDDEN, METHODS, checkpoint_path, learn_heuristic, \
-    plot_learning_curve
+from solvers.learning.davi import DEFAULT_THRESHOLD, DEFAULT_WARM, WARM_THRESHOLD, DaviSettings
+from solvers.learning.learn import CHECKPOINT_SECONDS, DEFAULT_HIDDEN, METHODS, checkpoint_path, held_out_line, \
+    learn_heuristic, plot_learning_curve
 from solvers.puzzle import Puzzle, parse_board
 
 DAVI, BOOTSTRAP = DaviSettings(), BootstrapSettings()
@@ -28,7 +39,7 @@ def learn_heuristic_parser() -> OneLineParser:
                "continues from it).",
     )
     parser.add_argument("--board", required=True, help="RxC, rows x columns")
-    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    add_goal_option(parser)
     parser.add_argument("--features", required=True, metavar="SPEC",
                         help="comma-separated: heuristics of the grammar (manhattan, linear-conflict, pdb:FILE, "
                              "pdb:FILE+reflect, ...), each one input; patterns:FILE[+reflect], each pattern's "
@@ -47,14 +58,16 @@ def learn_heuristic_parser() -> OneLineParser:
                         f"per Adam step, default {BOOTSTRAP.batch})")
     parser.add_argument("--max-moves", type=positive_int, help=f"the longest random walk back from the goal "
                         f"(default {DAVI.max_moves}; bootstrap {BOOTSTRAP.max_moves})")
-    parser.add_argument("--warm", type=positive_int, help="davi: first fit the network to the maximum of the "
-                        "admissible heuristics among the features for this many iterations, then draw walks of "
-                        "every length up to --max-moves from the start (default: no warm start; the walks grow "
-                        "from the goal)")
+    parser.add_argument("--warm", type=_iterations_or_none, metavar="N",
+                        help="davi: first fit the network to the maximum of the admissible heuristics among the "
+                             "features for N iterations, then draw walks of every length up to --max-moves from the "
+                             f"start (default {DEFAULT_WARM} where a feature is an admissible heuristic, else none; "
+                             "0: no warm start, the walks grow from the goal)")
     parser.add_argument("--threshold", type=positive(float, "a number", 1e9),
                         help=f"davi: refresh the target network when the mean loss since the last check is "
-                             f"below this (default {DAVI.threshold:g}; a warm start from PDBs needs more; 1e9 refreshes at "
-                             "every check)")
+                             f"below this (default {DEFAULT_THRESHOLD:g}; with a warm start "
+                             f"{WARM_THRESHOLD:.0e}".replace("e+0", "e") + ", more than any loss: a refresh at every "
+                             "check)")
     parser.add_argument("--rate", type=positive(float, "a number", 1.0), default=DAVI.rate,
                         help=f"Adam's learning rate (default {DAVI.rate:g})")
     parser.add_argument("--instances", type=positive_int, help=f"bootstrap: instances solved per round (default "
@@ -68,7 +81,7 @@ def learn_heuristic_parser() -> OneLineParser:
     parser.add_argument("--checkpoint-seconds", type=positive(float, "a number of seconds", 1e7),
                         default=CHECKPOINT_SECONDS,
                         help=f"seconds between checkpoints (default {CHECKPOINT_SECONDS:g})")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_quiet_option(parser)
     return parser
 
 
@@ -96,7 +109,21 @@ def _learn(args) -> int:
                               progress=progress)
     plot = plot_learning_curve(out)
     print(f"wrote {out}" + ("" if plot is None else f" and its learning curve {plot}"))
+    line = held_out_line(out)
+    if line is not None:
+        print(line)
     return EXIT_OK
+
+
+def _iterations_or_none(text: str) -> int:
+    """--warm: a number of iterations, 0 for none."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 (no warm start) or more")
+    return value
 
 
 def _settings(args):

@@ -15,6 +15,8 @@ from solvers.atomic import atomic_target, is_stream_name, output_target
 from solvers.cli_support import (
     EXIT_OK,
     OneLineParser,
+    add_goal_option,
+    add_quiet_option,
     positive_int,
     run_guarded,
     show_progress,
@@ -48,7 +50,7 @@ def make_instances_parser() -> OneLineParser:
         epilog="Exit status: 0 written, 2 invalid input, 130 interrupted (nothing written).",
     )
     parser.add_argument("--board", required=True, help="RxC, rows x columns")
-    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    add_goal_option(parser)
     parser.add_argument("--count", type=positive_int, default=100, help="how many instances (default 100)")
     parser.add_argument("--walk", type=positive_int, metavar="LENGTH", help="instead of uniform random states, the ends of "
                         "random walks of LENGTH moves from the goal that never undo the previous move")
@@ -59,8 +61,8 @@ def make_instances_parser() -> OneLineParser:
     parser.add_argument("--out", default="-", help="the instance file (default: - for stdout); an existing one "
                         "is refused without --force")
     parser.add_argument("--force", action="store_true", help="replace an existing --out file")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_verbose_option(parser, quiet=True)
+    add_quiet_option(parser)
+    add_verbose_option(parser)
     return parser
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from solvers.cli_support import (
@@ -15,10 +16,14 @@ from solvers.search.registry import Search, all_options, informed_names
 TRISTATE_VALUES = {"auto": None, "on": True, "off": False}  # the values of a "tristate" option
 
 
+GUIDE = "docs/guide/solving.md"  # where each search is described
+
+
 def add_algorithm_option(parser: OneLineParser, offered: list[Search]) -> None:
-    """--algorithm, one of the registered searches `offered`."""
-    parser.add_argument("--algorithm", default="ida", choices=[s.name for s in offered],
-                        help="search algorithm (default: ida): " + "; ".join(f"{s.name}, {s.summary}" for s in offered))
+    """--algorithm, one of the registered searches `offered`: their names here, what each does in GUIDE."""
+    names = [s.name for s in offered]
+    parser.add_argument("--algorithm", default="ida", choices=names, metavar="NAME",
+                        help=f"the search (default: ida): {', '.join(names)}; {GUIDE} says what each does")
 
 
 def add_heuristic_options(parser: OneLineParser) -> None:
@@ -34,6 +39,19 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
 
 
+JOBS = "--jobs"  # how many run at once, in every command that runs work in parallel
+
+# Search options that the command line names otherwise than their keyword: the first flag is
+# listed, the others (former names) are still read but left out of --help.
+FLAGS = {"threads": (JOBS, "--threads")}
+
+# What the command line adds to a search option's help: the unit a limit counts in, as a batch applies it.
+PER_INSTANCE = {
+    "node_limit": "; per instance, and per run where one search makes several (anytime, greedy's restarts)",
+    "time_limit": "; per instance (a batch gives each instance its own)",
+}
+
+
 def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple[str, ...] | None = None,
                        without: tuple[str, ...] = ()) -> None:
     """Add the command-line options of the searches `offered` (each option once, its help naming
@@ -44,18 +62,27 @@ def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple
         if option.kind == "object" or (only is not None and name not in only) or name in without:
             continue
         taking = [search.name for search in offered if search.takes(name)]
-        help_text = option.help + ("" if len(taking) == len(offered) else f" ({', '.join(taking)})")
-        if option.kind == "switch":
-            parser.add_argument(option.flag, action="store_true", default=None, help=help_text)
-        elif option.kind == "tristate":
-            parser.add_argument(option.flag, choices=list(TRISTATE_VALUES), help=help_text)
-        elif option.kind == "choice":
-            parser.add_argument(option.flag, choices=option.choices, help=help_text)
-        elif option.kind == "folder":
-            parser.add_argument(option.flag, type=Path, metavar="DIR", help=help_text)
-        else:
-            parser.add_argument(option.flag, type=positive_int if option.kind == "count" else positive_float,
-                                help=help_text)
+        help_text = option.help + PER_INSTANCE.get(name, "") \
+            + ("" if len(taking) == len(offered) else f" ({', '.join(taking)})")
+        flag, *former = FLAGS.get(name, (option.flag,))
+        for shown_flag, shown_help in ((flag, help_text), *((f, argparse.SUPPRESS) for f in former)):
+            _add_search_option(parser, option, shown_flag, shown_help)
+
+
+def _add_search_option(parser: OneLineParser, option, flag: str, help_text: str) -> None:
+    """One flag of search option `option`, read into its keyword's name."""
+    named = {"dest": option.name, "help": help_text}
+    if option.kind == "switch":
+        parser.add_argument(flag, action="store_true", default=None, **named)
+    elif option.kind == "tristate":
+        parser.add_argument(flag, choices=list(TRISTATE_VALUES), **named)
+    elif option.kind == "choice":
+        parser.add_argument(flag, choices=option.choices, **named)
+    elif option.kind == "folder":
+        parser.add_argument(flag, type=Path, metavar="DIR", **named)
+    else:
+        parser.add_argument(flag, type=positive_int if option.kind == "count" else positive_float,
+                            metavar=flag[2:].upper().replace("-", "_"), **named)
 
 
 def search_options(args) -> dict:

@@ -18,11 +18,14 @@ from solvers.cli_support import (
     EXIT_OK,
     EXIT_UNSOLVABLE,
     OneLineParser,
+    add_goal_option,
+    add_quiet_option,
     positive_int,
     run_guarded,
     show_progress,
 )
 from solvers.commands.options import (
+    JOBS,
     add_algorithm_option,
     add_heuristic_options,
     add_search_options,
@@ -59,16 +62,16 @@ def solve_batch_parser() -> OneLineParser:
                         "'# board: RxC' and '# goal: ...' header lines; or a packaged set: "
                         f"{', '.join(packaged_sets())}")
     parser.add_argument("--board", help="RxC (default: the file's header, else a square tile count)")
-    parser.add_argument("--goal", help="the goal state (default: the file's header, else blank last)")
+    add_goal_option(parser, from_file=True)
     every = list(searches().values())
     add_algorithm_option(parser, every)
     add_heuristic_options(parser)
     add_search_options(parser, every, without=BATCH_WITHOUT)
     parser.add_argument("--out", help="the CSV file (default: results/<instances>-<heuristic>.csv); "
                         "an existing one is resumed")
-    parser.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1,
-                        help="worker processes (default: all cores)")
-    cluster_options(parser, "--jobs")
+    parser.add_argument(JOBS, type=positive_int, default=os.cpu_count() or 1,
+                        help="worker processes, each solving one instance at a time (default: all cores)")
+    cluster_options(parser)
     parser.add_argument("--split-last", action="store_true",
                         help="split a last instance left alone over the --jobs threads (IDA* without a node limit; "
                         "its node counts then depend on the schedule; the row records the threads)")
@@ -78,10 +81,10 @@ def solve_batch_parser() -> OneLineParser:
     parser.add_argument("--redo-other-limits", action="store_true",
                         help="solve again every row of the --out file recorded under other limits or threads than "
                         "this run's, so that the file holds one run's (by default solved rows keep their own)")
-    parser.add_argument("--first", type=positive_int, help="solve only the first K instances")
+    parser.add_argument("--first", type=positive_int, metavar="K", help="solve only the first K instances")
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_verbose_option(parser, quiet=True)
+    add_quiet_option(parser)
+    add_verbose_option(parser)
     return parser
 
 

@@ -14,6 +14,8 @@ from solvers.cli_support import (
     EXIT_OK,
     EXIT_UNSOLVABLE,
     OneLineParser,
+    add_goal_option,
+    add_quiet_option,
     run_guarded,
 )
 from solvers.commands.options import (
@@ -54,13 +56,14 @@ def solve_puzzle_parser() -> OneLineParser:
         help='the tile in each cell, row by row, 0 for the blank: "1 2 3 4 6 8 7 5 0" or "1,2,3/4,6,8/7,5,0"',
     )
     parser.add_argument("--board", help="RxC, rows x columns (default: from the rows given or a square tile count)")
-    parser.add_argument("--goal", help="the goal state (default: 1 2 ... N-1 with the blank last)")
+    add_goal_option(parser)
     add_algorithm_option(parser, list(searches().values()))
     add_heuristic_options(parser)
     add_search_options(parser, list(searches().values()))
-    cluster_options(parser, "--threads")
+    cluster_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--show-boards", action="store_true", help="also print the board after every move")
+    add_quiet_option(parser)
     add_verbose_option(parser)
     return parser
 
@@ -82,11 +85,11 @@ def _solve_puzzle(args) -> int:
         if client is not None:
             given["threads"] = cluster_size(client)
         with announcing("solve-puzzle", compiled_kernels(search), search_seconds(args.algorithm, heuristic.spec),
-                        shown(args.verbose), cacheable_kernels(search, heuristic)):
+                        shown(args.verbose, args.quiet), cacheable_kernels(search, heuristic)):
             result = solve(puzzle, start, args.algorithm, heuristic, client=client, **given)
     kinds = {option.name: option.kind for option in search.options}
-    searched = {name: value for name, value in search.with_defaults(given).items()
-                if kinds[name] in ("choice", "switch", "number")}  # how it searched; limits are in the result
+    searched = _applied(search.name, {name: value for name, value in search.with_defaults(given).items()
+                                      if kinds[name] in ("choice", "switch", "number")})  # limits are in the result
     if args.json:
         record = {
             "board": puzzle.board,
@@ -105,10 +108,23 @@ def _solve_puzzle(args) -> int:
     return EXIT_FOR_STATUS[result.status]
 
 
+# Settings that apply only where another setting chose them: the anytime search's weight and
+# tie-breaking are those of its weighted runs, which --improve beams never makes.
+APPLIES_ONLY_WITH = {("anytime", "weight"): ("improve", "weights"), ("anytime", "tie_break"): ("improve", "weights")}
+
+
+def _applied(algorithm: str, settings: dict) -> dict:
+    """How `algorithm` searched: its `settings`, less those that did not apply (APPLIES_ONLY_WITH)."""
+    conditions = {name: APPLIES_ONLY_WITH.get((algorithm, name)) for name in settings}
+    return {name: value for name, value in settings.items()
+            if conditions[name] is None or settings.get(conditions[name][0]) == conditions[name][1]}
+
+
 def _report(puzzle, start, result, show_boards: bool, searched: dict) -> str:
     lines = [
         f"board      {puzzle.board}, goal {' '.join(map(str, puzzle.goal))}",
-        f"algorithm  {result.algorithm}" + (f", heuristic {result.heuristic}" if result.heuristic != "zero" else "")
+        f"algorithm  {result.algorithm}" + (f" ({searched['improve']})" if "improve" in searched else "")
+        + (f", heuristic {result.heuristic}" if result.heuristic != "zero" else "")
         + (f", weight {searched['weight']:g}" if "weight" in searched else ""),
     ]
     if result.status == UNSOLVABLE:

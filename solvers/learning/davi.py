@@ -20,6 +20,11 @@ heuristics among the features (a PDB's lookups) on walks of every length up to `
 the walks then start at `max_moves`: the targets are a PDB's values and better from the first
 iteration, so value iteration improves on the PDB everywhere at once instead of growing from
 the goal, and where it has learned nothing the network still says what the PDB says.
+`warm=None` (the default) chooses for the features (`resolved`): DEFAULT_WARM iterations where
+they hold an admissible heuristic, none where they do not; `warm=0` asks for none. Likewise
+`threshold=None` is DEFAULT_THRESHOLD without a warm start and WARM_THRESHOLD with one: fitted
+over walks of every length the loss stays far above the first, and a target network that is
+never refreshed takes one step of value iteration only.
 """
 
 from __future__ import annotations
@@ -35,19 +40,34 @@ from solvers.learning.fit import Adam, loss_and_gradients
 from solvers.learning.walks import children, scrambled
 
 NORMALISATION_STATES = 4096  # states drawn to set the inputs' normalisation
+DEFAULT_WARM = 1000  # warm-start iterations where the features hold an admissible heuristic (warm=None)
+DEFAULT_THRESHOLD = 0.05  # the refresh threshold without a warm start (threshold=None)
+WARM_THRESHOLD = 1e9  # and with one: a refresh at every check
 
 
 class DaviSettings(NamedTuple):
-    """How DAVI trains (module docstring); `rate` is Adam's learning rate."""
+    """How DAVI trains (module docstring); `rate` is Adam's learning rate. `warm` and
+    `threshold` None: chosen for the features (`resolved`)."""
 
     batch: int = 1000
     max_moves: int = 100
     first_moves: int = 4
     grow: int = 4
     check_every: int = 100
-    threshold: float = 0.05
+    threshold: float | None = None
     rate: float = 1e-3
-    warm: int = 0
+    warm: int | None = None
+
+
+def resolved(features: FeatureSet, settings: DaviSettings) -> DaviSettings:
+    """`settings` with what they leave to the features chosen (module docstring): `warm` None
+    is DEFAULT_WARM where a feature is an admissible heuristic and 0 where none is; `threshold`
+    None is WARM_THRESHOLD with a warm start and DEFAULT_THRESHOLD without."""
+    if settings.warm is None:
+        settings = settings._replace(warm=DEFAULT_WARM if features.admissible else 0)
+    if settings.threshold is None:
+        settings = settings._replace(threshold=WARM_THRESHOLD if settings.warm else DEFAULT_THRESHOLD)
+    return settings
 
 
 class DaviState(NamedTuple):
@@ -80,7 +100,9 @@ def fresh_start(features: FeatureSet, hidden: tuple[int, int], settings, rng: np
 
 def davi_start(features: FeatureSet, hidden: tuple[int, int], settings: DaviSettings,
                rng: np.random.Generator) -> DaviState:
-    """A fresh DAVI training (fresh_start), warm-started where `settings.warm` asks for it."""
+    """A fresh DAVI training (fresh_start), warm-started where `settings.warm` asks for it
+    (None: where a feature is an admissible heuristic, `resolved`)."""
+    settings = resolved(features, settings)
     state = fresh_start(features, hidden, settings, rng)
     if not settings.warm:
         return state
@@ -134,6 +156,7 @@ def admissible_floor(features: FeatureSet, states: np.ndarray) -> np.ndarray | N
 
 def davi_step(features: FeatureSet, settings: DaviSettings, state: DaviState, rng: np.random.Generator) -> DaviState:
     """The training after one more iteration (module docstring)."""
+    settings = resolved(features, settings)
     states = scrambled(features.puzzle, rng.integers(0, state.longest + 1, settings.batch), rng)
     targets = value_targets(features, state.target, states)
     loss, gradients = loss_and_gradients(state.network, inputs_of(features, states), targets)

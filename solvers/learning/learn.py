@@ -5,9 +5,12 @@
 trains by DAVI (davi.py), or with `method="bootstrap"` by bootstrap learning from the
 solutions of searches guided by the heuristic learned so far (bootstrap.py), until the budget
 is spent (`seconds` of training, or `iterations`: DAVI's iterations, bootstrap's rounds; both:
-whichever comes first), then writes the model file (solvers/heuristics/model_file.py)
-with its provenance: method, settings, seed, budget, seconds, iterations, states seen, target
-refreshes, the loss curve. Every `checkpoint_seconds` the whole training state goes atomically
+whichever comes first; a warm start's seconds count, its iterations do not), then writes the
+model file (solvers/heuristics/model_file.py) with its provenance: method, settings (as
+chosen for the features: davi.resolved), seed, budget, seconds, iterations, states seen, target
+refreshes, the loss curve, and the held-out check (held_out.py: the model's error beside the
+best admissible feature's on states it never trained on; its `line` is what learn-heuristic
+prints). Every `checkpoint_seconds` the whole training state goes atomically
 to the checkpoint file beside the model (`<out>.checkpoint.npz`) and the model so far to `out`;
 `resume=True` continues from the checkpoint (refused unless its board, goal, features, sizes
 and settings are the ones asked for), with the random generator where it stood, so a killed or
@@ -32,21 +35,24 @@ from solvers.heuristics.features import feature_set
 from solvers.heuristics.model_file import write_model
 from solvers.heuristics.network import Network
 from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step
-from solvers.learning.davi import DaviSettings, DaviState, davi_start, davi_step, fresh_start
+from solvers.learning.davi import DaviSettings, DaviState, davi_start, davi_step, fresh_start, resolved
 from solvers.learning.fit import Adam
+from solvers.learning.held_out import held_out_check
 from solvers.puzzle import Puzzle
 
 
 class Method(NamedTuple):
     """A training method: its settings' type (whose instance with no arguments is the default),
-    and how a training starts and takes one iteration, on one DaviState."""
+    how a training starts and takes one iteration, on one DaviState, and its settings with what
+    they leave to the features chosen."""
 
     settings: type
     start: Callable
     step: Callable
+    resolve: Callable = lambda features, settings: settings
 
 
-METHODS = {"davi": Method(DaviSettings, davi_start, davi_step),
+METHODS = {"davi": Method(DaviSettings, davi_start, davi_step, resolved),
            "bootstrap": Method(BootstrapSettings, fresh_start, bootstrap_step)}
 DEFAULT_HIDDEN = (64, 32)
 CHECKPOINT_SECONDS = 60.0
@@ -63,10 +69,11 @@ def learn_heuristic(puzzle: Puzzle, features_spec: str, out: str | Path, *, meth
                     iterations: int | None = None, seed: int = 1, settings: NamedTuple | None = None,
                     resume: bool = False, force: bool = False, checkpoint_seconds: float = CHECKPOINT_SECONDS,
                     progress=None) -> Path:
-    """Train and write the model file `out` (module docstring); returns its path. `settings`
-    are the method's (DaviSettings, BootstrapSettings; None: its defaults). Refused (one
-    line): an unknown method, no budget, an existing `out` without `force` or `resume`, a
-    checkpoint that does not match, `resume` without a checkpoint."""
+    """Train and write the model file `out` (module docstring); returns its path, whose
+    training attributes hold the held-out check (`read_model(out).training["held_out"]`, its
+    line: held_out_line). `settings` are the method's (DaviSettings, BootstrapSettings; None:
+    its defaults). Refused (one line): an unknown method, no budget, an existing `out` without
+    `force` or `resume`, a checkpoint that does not match, `resume` without a checkpoint."""
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}; the methods are {', '.join(METHODS)}")
     trainer = METHODS[method]
@@ -77,16 +84,19 @@ def learn_heuristic(puzzle: Puzzle, features_spec: str, out: str | Path, *, meth
         raise InputError("give a budget: seconds or iterations of training")
     out = Path(out)
     features = feature_set(puzzle, features_spec)
+    settings = trainer.resolve(features, settings)
     meta = {"method": method, "board": puzzle.board, "goal": puzzle.goal.tolist(), "features": features.spec,
             "hidden": list(hidden), "settings": settings._asdict(), "seed": seed}
     rng = np.random.default_rng(seed)
     if resume:
         state, spent, rng = read_checkpoint(checkpoint_path(out), meta)
+        began = time.perf_counter()
     else:
         if out.exists() and not force:
             raise InputError(f"{out} exists; give --force to overwrite it, or --resume to continue its training")
-        state, spent = trainer.start(features, hidden, settings, rng), 0.0
-    began, saved = time.perf_counter(), time.perf_counter()
+        began, spent = time.perf_counter(), 0.0  # a warm start's seconds count toward the budget
+        state = trainer.start(features, hidden, settings, rng)
+    saved = time.perf_counter()
 
     def elapsed() -> float:
         return spent + time.perf_counter() - began
@@ -98,9 +108,20 @@ def learn_heuristic(puzzle: Puzzle, features_spec: str, out: str | Path, *, meth
         if time.perf_counter() - saved >= checkpoint_seconds:
             _save(out, features, state, meta, elapsed(), rng, seconds, iterations)
             saved = time.perf_counter()
-    _save(out, features, state, meta, elapsed(), rng, seconds, iterations)
+    spent = elapsed()
+    cold = getattr(settings, "warm", None) == 0  # DAVI without its warm start
+    advice = ", start from the feature with a warm start (without --warm 0)" if cold else ""
+    check = held_out_check(features, state.network, seed, advice=advice)
+    _save(out, features, state, meta, spent, rng, seconds, iterations, {} if check is None else {"held_out": check})
     checkpoint_path(out).unlink(missing_ok=True)
     return out
+
+
+def held_out_line(model: str | Path) -> str | None:
+    """The line of the held-out check recorded in the model file `model` (None: none recorded)."""
+    from solvers.heuristics.model_file import read_model
+
+    return read_model(model).training.get("held_out", {}).get("line")
 
 
 def _spent(state: DaviState, seconds_so_far: float, seconds: float | None, iterations: int | None) -> bool:
@@ -108,12 +129,12 @@ def _spent(state: DaviState, seconds_so_far: float, seconds: float | None, itera
 
 
 def _save(out: Path, features, state: DaviState, meta: dict, seconds: float, rng: np.random.Generator,
-          budget_seconds: float | None, budget_iterations: int | None) -> None:
-    """The checkpoint, then the model so far."""
+          budget_seconds: float | None, budget_iterations: int | None, extra: dict | None = None) -> None:
+    """The checkpoint, then the model so far (its training attributes with `extra` added)."""
     write_checkpoint(checkpoint_path(out), state, meta, seconds, rng)
     training = {**meta, "budget_seconds": budget_seconds, "budget_iterations": budget_iterations,
                 "seconds": round(seconds, 3), "iterations": state.iterations, "states": state.states,
-                "target_refreshes": state.refreshes, "longest_walk": state.longest}
+                "target_refreshes": state.refreshes, "longest_walk": state.longest, **(extra or {})}
     del training["board"], training["goal"], training["features"]  # the model file's own attributes
     write_model(out, features, state.network, training, np.array(state.curve, dtype=np.float64).reshape(-1, 2),
                 force=True)
