@@ -18,7 +18,6 @@ from solvers.heuristics import from_spec
 from solvers.instances import Instance
 from solvers.puzzle import Puzzle
 from solvers.search.astar import astar
-from solvers.search.depth_first import warmed_up_pass
 from solvers.search.ida import ida_star
 from solvers.solve import solve
 from tests.conftest import assert_ida_matches_naive, distances
@@ -146,18 +145,3 @@ def test_command_line_and_batch_record_bpmx(tables, tmp_path, capsys):
     assert {r["bpmx"] for r in rows} == {"yes"} and all(int(r["bpmx_raises"]) >= int(r["bpmx_cutoffs"]) for r in rows)
     with pytest.raises(InputError, match="BPMX yes"):
         solve_batch(puzzle, instances, heuristic, out, bpmx=False)
-
-
-def test_the_pass_gives_h_of_its_start_with_and_without_bpmx_and_weights(tables):
-    """IDA* takes h of its start from its own kernel (warmed_up_pass), not from a kernel of
-    its own: on uniformly random states, with BPMX on and off and with weights, it equals the
-    heuristic's value, and a search reports it as its initial h."""
-    puzzle = Puzzle(3, 3, BLANK_FIRST_3X3)
-    rng = np.random.default_rng(5)
-    states = [puzzle.random_state(rng) for _ in range(20)]
-    for spec in (tables["3x3"] + "+dual", "linear-conflict"):
-        heuristic = from_spec(puzzle, spec)
-        values = heuristic.evaluate_many(np.array(states)).tolist()
-        for bpmx, weights in ((False, None), (True, None), (False, (2, 3))):
-            assert [warmed_up_pass(puzzle, heuristic, bpmx, weights, state) for state in states] == values, spec
-        assert ida_star(puzzle, states[0], heuristic).initial_h == values[0]

@@ -80,11 +80,11 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     kind of `rules` has no trace of the others' steps.
 
     Returns (outcome, length, next_bound, nodes_expanded, nodes_generated, bpmx_raises,
-    bpmx_cutoffs, root_h), where next_bound is the smallest f above `bound` that was cut off
-    (NO_BOUND if none) and root_h the heuristic's value of `board` as given. Without BPMX a child's
-    h is asked only up to the value that cuts it off without lowering next_bound
-    (dispatch.h_child_at_least; `least_h` translates that f into h): a maximum over lookups stops
-    at the first one that cuts it, and every count and bound stays that of the exact h.
+    bpmx_cutoffs), where next_bound is the smallest f above `bound` that was cut off (NO_BOUND
+    if none). Without BPMX a child's h is asked only up to the value that cuts it off without
+    lowering next_bound (dispatch.h_child_at_least; `least_h` translates that f into h): a
+    maximum over lookups stops at the first one that cuts it, and every count and bound stays
+    that of the exact h.
     """
     # the deepest node within the bound (h = 0 at best) is at depth bound // a (bound unweighted)
     capacity = (bound // rules[0] if isinstance(rules, tuple) else bound) + 2
@@ -100,7 +100,6 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
     while board[blank] != 0:
         blank += 1
     h_of[0] = h_start(leaves, board, position, scratch, 0)
-    root_h = h_of[0]  # its own value: BPMX may raise h_of[0] as the children are seen
     next_bound = NO_BOUND
     expanded = 1
     generated = 0
@@ -111,7 +110,7 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         move = next_move[depth]
         if move == N_DIRECTIONS:
             if depth == 0:
-                return EXHAUSTED, 0, next_bound, expanded, generated, raises, cutoffs, root_h
+                return EXHAUSTED, 0, next_bound, expanded, generated, raises, cutoffs
             depth -= 1
             current = state[depth]
             back = neighbours[blank, moves[depth] ^ 1]
@@ -183,9 +182,9 @@ def _bounded_pass(board, bound, node_limit, neighbours, goal, leaves, n_columns,
         if isinstance(rules, bool):
             h_of[depth] = h
         if own_h == 0 and is_goal(board, goal):
-            return FOUND, depth, next_bound, expanded, generated, raises, cutoffs, root_h
+            return FOUND, depth, next_bound, expanded, generated, raises, cutoffs
         if (node_limit > 0 and expanded >= node_limit) or (expanded % STOP_CHECK_INTERVAL == 0 and stop[0]):
-            return LIMIT_REACHED, 0, next_bound, expanded, generated, raises, cutoffs, root_h
+            return LIMIT_REACHED, 0, next_bound, expanded, generated, raises, cutoffs
         next_move[depth] = 0
         expanded += 1
 
@@ -211,15 +210,15 @@ def is_goal(board, goal):
 
 
 def warmed_up_pass(puzzle: Puzzle, heuristic: Heuristic, bpmx: bool = False,
-                   weights: tuple[int, int] | None = None, start: np.ndarray | None = None) -> int:
+                   weights: tuple[int, int] | None = None) -> None:
     """Compile (or load) the bounded-pass kernel for `heuristic` (with BPMX, `weights` or
-    neither: kernel_rules) by a pass of bound 0 from `start` (not changed; default the goal),
-    which expands it alone; returns h of `start`, from the kernel itself (no other kernel is
-    compiled for it)."""
-    board = (puzzle.goal if start is None else start).copy()
-    return int(heuristic.kernel(_bounded_pass)(
-        board, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns, np.zeros(1, dtype=np.int8),
-        np.zeros(1, dtype=np.uint8), automaton("none"), 0, kernel_rules(bpmx, weights))[-1])
+    neither: kernel_rules) by a pass of bound 0 from the goal, and the heuristic's own kernel by
+    one evaluation: nothing left to compile."""
+    goal = puzzle.goal.copy()
+    heuristic(goal)
+    heuristic.kernel(_bounded_pass)(goal, 0, 1, puzzle.neighbours, puzzle.goal, heuristic.leaves, heuristic.n_columns,
+                                    np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.uint8), automaton("none"), 0,
+                                    kernel_rules(bpmx, weights))
 
 
 def kernel_rules(bpmx: bool, weights: tuple[int, int] | None):
@@ -308,7 +307,7 @@ def exhaustive_pass(puzzle: Puzzle, heuristic: Heuristic, start: np.ndarray, bou
 def _kernel_pass(puzzle, heuristic, start, bound, node_limit, stop, options, goal) -> tuple:
     """(outcome, moves found, next_bound, counters...) of the kernel's pass towards `goal`."""
     moves = np.zeros(bound + 1, dtype=np.int8)
-    outcome, length, *counters, _ = heuristic.kernel(_bounded_pass)(
+    outcome, length, *counters = heuristic.kernel(_bounded_pass)(
         start.copy(), bound, node_limit, puzzle.neighbours, goal, heuristic.leaves, heuristic.n_columns, moves, stop,
         options.transitions, options.root_state, kernel_rules(options.bpmx, options.weights))
     return (outcome, moves[:length], *counters)
@@ -352,8 +351,9 @@ def deepening_search(
     stop = np.zeros(1, dtype=np.uint8)
     options = PassOptions(automaton(prune), 0, uses_bpmx(heuristic, bpmx), full_last_iteration, weights)
     rules = kernel_rules(options.bpmx, weights)
-    initial_h = warmed_up_pass(puzzle, heuristic, options.bpmx, weights, board)
+    warmed_up_pass(puzzle, heuristic, options.bpmx, weights)
     began = time.perf_counter()
+    initial_h = heuristic(board)
     timer = start_timer(stop, time_limit)
     try:
         # every pass in one worker thread: starting a thread per pass cost more than a whole

@@ -130,7 +130,6 @@ def parallel_ida_star(
     applies_bpmx = uses_bpmx(heuristic, bpmx)
     if executor is None:
         warmed_up_pass(puzzle, heuristic, applies_bpmx)  # compile (or load) before the clock starts
-    heuristic(start)  # and the evaluation that the top of the tree takes (_top)
     automaton(prune)  # built once per process, before the clock starts too
     began = time.perf_counter()
     depth = _split_depth(puzzle, start, threads, prune) if split_depth is None else max(1, split_depth)
