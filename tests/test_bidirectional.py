@@ -17,8 +17,8 @@ from solvers.heuristics.pdb_lookup import mirror_maps
 from solvers.heuristics.spec import from_spec
 from solvers.instances import load_instances, published_columns
 from solvers.puzzle import Puzzle
-from solvers.search.bidirectional import BACKWARD, DIBBS_CODE, FORWARD, MAX_RULE_FIELDS, _bidirectional, \
-    _partition_folder, _rule_of_data, heuristic_toward, rule_data, rule_kernels, rule_of
+from solvers.search.bidirectional import BACKWARD, DIBBS_CODE, FORWARD, _partition_folder, heuristic_toward, \
+    rule_kernels, rule_of
 from solvers.search.dvcbs import DynamicVertexCover, _cover_side
 from solvers.search.registry import searches
 from tests import naive
@@ -370,33 +370,3 @@ def test_larger_boards_get_a_stars_lengths(rows, cols):
         for name in BIDIRECTIONAL:
             result = searches()[name].run(puzzle, state, heuristic)
             assert result.length == shortest and result.optimal, (name, rows, cols)
-
-
-def test_one_compiled_kernel_serves_every_rule():
-    """The kernel takes a rule as data of one type: after one bidirectional search with a
-    heuristic, the others with the same heuristic add no compiled signature (each would be a
-    compile of several seconds); and each still searches by its own rule (their expansions
-    differ on a hard 3x3 state)."""
-    puzzle = Puzzle(3, 3)
-    heuristic = from_spec(puzzle, "manhattan")
-    start = np.array(HARDEST_3X3, dtype=np.uint8)
-    searches()[BIDIRECTIONAL[0]].run(puzzle, start, heuristic)
-    compiled = set(_bidirectional.signatures)
-    expanded = {}
-    for name in BIDIRECTIONAL:
-        result = searches()[name].run(puzzle, start, heuristic)
-        assert result.length == 31 and result.optimal, name
-        expanded[name] = result.nodes_expanded
-    assert set(_bidirectional.signatures) == compiled
-    assert len(set(expanded.values())) > 1, expanded
-
-
-def test_a_rule_is_rebuilt_from_its_data():
-    """rule_data keeps every field of each registered rule (booleans too), and the kernel's
-    view of it is the rule itself."""
-    for name in BIDIRECTIONAL:
-        data = rule_data(rule_of(name))
-        assert len(data.fields) == MAX_RULE_FIELDS and _rule_of_data(data) == rule_of(name), name
-    other = DynamicVertexCover(1, True)
-    for rule in (other, other._replace(backward_valued=False)):
-        assert _rule_of_data(rule_data(rule)) == rule

@@ -27,13 +27,10 @@ kernels its search registers with the search itself (`register_bidirectional`, w
         before any path); `memo` is the rule's own int64 array (zeros at the start), kept
         from call to call: MEMO_SLOTS slots, then one per key (memo[MEMO_SLOTS + key]).
 
-The kernel takes a rule as data of one type (`RuleData`: its class's code and its fields), so
-one compiled kernel serves every rule: where the kernel asks for a key or a choice, a test of
-the code per registered rule calls that rule's kernels (numba `overload` writes the tests out),
-a few comparisons beside the node store's work. Adding a search is its module: its rule, its
-registration with the search registry (registry.py) and its tests. With an admissible
-heuristic, a child with g + h >= U cannot lie on a shorter path and is not stored; every rule
-here stops before it would expand one.
+The rule's class dispatches at compile time (numba `overload`), so a rule costs nothing at run
+time and adding a search is its module: its rule, its registration with the search registry
+(registry.py) and its tests. With an admissible heuristic, a child with g + h >= U cannot lie
+on a shorter path and is not stored; every rule here stops before it would expand one.
 """
 
 from __future__ import annotations
@@ -42,7 +39,6 @@ import contextlib
 import dataclasses
 import re
 import tempfile
-import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -59,14 +55,13 @@ from solvers.heuristics.dispatch import h_child, h_start
 from solvers.heuristics.pdb_lookup import mirror_maps
 from solvers.heuristics.pdb_terms import REFLECT_SUFFIX, blank_on_diagonal
 from solvers.heuristics.spec import from_spec
-from solvers.jit import kernel, uncached
-from solvers.kernel_cache import in_key
+from solvers.jit import kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import stored_path
 from solvers.search.depth_first import N_DIRECTIONS, STOP_CHECK_INTERVAL
 from solvers.search.interrupt import timed
-from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, names_listed, register, searches
+from solvers.search.registry import MEMORY, NODE_LIMIT, TIME_LIMIT, Option, Search, names_listed, register
 from solvers.search.node_store import EMPTY, INITIAL_CAPACITY, find, insert, new_index, node_capacity, pack, \
     packing, unpack
 from solvers.search.result import Frontiers, SearchResult, checked_start, limit_reason, moves_to_text, \
@@ -112,84 +107,25 @@ def rule_of(name: str):
     return _SEARCH_RULES[name]
 
 
-class RuleData(NamedTuple):
-    """A rule as the kernel takes it, of one numba type whatever the rule, so that one compiled
-    kernel serves every search: `code` is its class's place among the registered rules,
-    `fields` its own fields as integers (a boolean as 0 or 1) padded to MAX_RULE_FIELDS, and
-    `registered` one 0 per registered rule class. The kernel rebuilds the rule from `code` and
-    `fields` where it calls the rule's kernels, which read it by its field names. `registered`
-    makes the number of rules part of the type: a rule registered after a compile has the
-    kernel compiled again rather than run by one that does not know it."""
-
-    code: int
-    fields: tuple
-    registered: tuple
-
-
-MAX_RULE_FIELDS = 4
-
-
-def rule_data(rule) -> RuleData:
-    """`rule` (an instance of a registered rule class) as the kernel takes it, every built-in
-    search's rule registered first (so that a kernel cached with them all is never run for a
-    rule it lacks)."""
-    searches()
-    rule_kernels(rule)
-    values = tuple(int(value) for value in rule)
-    if len(values) > MAX_RULE_FIELDS:
-        raise TypeError(f"a rule has at most {MAX_RULE_FIELDS} fields; {type(rule).__name__} has {len(values)}")
-    return RuleData(list(_RULES).index(type(rule)), values + (0,) * (MAX_RULE_FIELDS - len(values)),
-                    (0,) * len(_RULES))
-
-
-def _rule_of_data(data: RuleData):
-    """The rule that `data` (rule_data) stands for."""
-    rule_class = list(_RULES)[data.code]
-    return rule_class(*(value != 0 if kind is bool else value
-                        for kind, value in zip(_field_kinds(rule_class), data.fields)))
-
-
-def _field_kinds(rule_class: type) -> list[type]:
-    """The types of `rule_class`'s fields (int or bool), in order."""
-    hints = typing.get_type_hints(rule_class)
-    return [hints[name] for name in rule_class._fields]
-
-
 def key_of(rule, g, h, h_own):
-    rule = _rule_of_data(rule)
     return rule_kernels(rule).key(rule, g, h, h_own)
 
 
 def choose(rule, least_key, sizes, rows, open_count, upper, memo):
-    rule = _rule_of_data(rule)
     return rule_kernels(rule).choose(rule, least_key, sizes, rows, open_count, upper, memo)
-
-
-def _dispatched(kernel: str, arguments: str):
-    """A function of (rule data, *arguments) that calls the `kernel` ("key" or "choose") of the
-    rule whose code the data holds, with the rule rebuilt from its fields: a test of the code
-    per registered rule, the last rule's call unconditional."""
-    classes = list(_RULES)
-    names = {}
-    lines = [f"def dispatched(rule, {arguments}):"]
-    for code, rule_class in enumerate(classes):
-        names[f"rule_{code}"], names[f"kernel_{code}"] = rule_class, getattr(_RULES[rule_class], kernel)
-        fields = ", ".join(f"rule.fields[{i}] != 0" if kind is bool else f"rule.fields[{i}]"
-                           for i, kind in enumerate(_field_kinds(rule_class)))
-        call = f"return kernel_{code}(rule_{code}({fields}), {arguments})"
-        lines.append(f"    {call}" if code == len(classes) - 1 else f"    if rule.code == {code}:\n        {call}")
-    exec("\n".join(lines), names)  # noqa: S102 -- the source is made above from registered names only
-    return names["dispatched"]
 
 
 @overload(key_of, inline="always")
 def _key_of_compiled(rule, g, h, h_own):
-    return _dispatched("key", "g, h, h_own")
+    key = _RULES[rule.instance_class].key
+    return lambda rule, g, h, h_own: key(rule, g, h, h_own)
 
 
 @overload(choose, inline="always")
 def _choose_compiled(rule, least_key, sizes, rows, open_count, upper, memo):
-    return _dispatched("choose", "least_key, sizes, rows, open_count, upper, memo")
+    chosen = _RULES[rule.instance_class].choose
+    return lambda rule, least_key, sizes, rows, open_count, upper, memo: chosen(rule, least_key, sizes, rows,
+                                                                                open_count, upper, memo)
 
 
 @kernel
@@ -549,16 +485,15 @@ RULES = Option("rules", "choice", f"the rules NBS, DVCBS and GBFHS follow: {PAPE
 def heuristic_toward(heuristic: Heuristic, target: np.ndarray, algorithm: str,
                      toward_tables: str | Path | None = None) -> Iterator[Heuristic]:
     """`heuristic`'s spec rebuilt toward `target` instead of the goal, for as long as the block
-    lasts: what a backward search estimates its distance to the start by. Kinds computed from the
-    goal (Manhattan distance, linear conflict, walking distance) are computed from `target`; each
-    additive PDB file is replaced by the same partition's tables built toward `target` (pdb_build's
-    breadth-first search; docs/developer/lab-notes.md, "Tables built toward a start", gives the
-    seconds), into a folder removed when the block ends, or kept in `toward_tables` (made if
-    missing) and read from there by later calls. A file read with its reflected lookup alone
-    (`+reflect`) toward a target whose blank lies off the diagonal, which the mirror does not map
-    onto itself, becomes the maximum of its partition's tables and the mirrored partition's (each
-    tile t replaced by m(t), as the reflected lookup toward the goal renames them: pdb_lookup.py),
-    both built toward `target`.
+    lasts: what a backward search estimates its distance to the start by. Kinds computed from
+    the goal (Manhattan distance, linear conflict, walking distance) are computed from `target`;
+    each additive PDB file is replaced by the same partition's tables built toward `target`
+    (pdb_build's breadth-first search; BENCHMARKS.md gives the seconds), into a folder removed
+    when the block ends, or kept in `toward_tables` (made if missing) and read from there by
+    later calls. A file read with its reflected lookup alone (`+reflect`) toward a target whose
+    blank lies off the diagonal, which the mirror does not map onto itself, becomes the maximum
+    of its partition's tables and the mirrored partition's (each tile t replaced by m(t), as the
+    reflected lookup toward the goal renames them: pdb_lookup.py), both built toward `target`.
     That is another maximum than the reflected lookup's toward a target on the diagonal, which
     renames each tile by the target's mirror, not the goal's; both are admissible. A one-line
     InputError, before any table is built, where the spec cannot be built toward `target` (a
@@ -658,12 +593,11 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
     """bidirectional_search from a checked, solvable start with `backward`, the heuristic
     toward it."""
     max_nodes = node_capacity(puzzle, node_limit, BYTES_PER_NODE, algorithm, heuristic, memory)
-    search = _kernel_for(heuristic)
+    search = heuristic.kernel(_bidirectional)
     reads_own = rule_kernels(rule).reads_own
     stop = np.zeros(1, dtype=np.uint8)
     estimates = (heuristic.leaves, heuristic.n_columns, backward.leaves, backward.n_columns)
-    fixed = (puzzle.neighbours, puzzle.goal, estimates, rule_data(rule), reads_own, packing(puzzle), grid_size(puzzle),
-             stop)
+    fixed = (puzzle.neighbours, puzzle.goal, estimates, rule, reads_own, packing(puzzle), grid_size(puzzle), stop)
     search(puzzle.goal.copy(), 2, *fixed)  # compiled before the clock starts
     board = np.array(start, dtype=np.uint8)
     (outcome, forward, backward_moves, expanded, necessary, generated, stored, bound, meeting), late, seconds = timed(
@@ -684,18 +618,6 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
             int(expanded[0]), int(expanded[1]), int(necessary[0]), int(necessary[1]), puzzle.format(meeting),
             len(forward)))
     return verified(puzzle, start, result)
-
-
-def _kernel_for(heuristic: Heuristic):
-    """The search kernel as it must be called with `heuristic` (Heuristic.kernel), and compiled
-    without the disk cache where a registered rule's class or kernels come from outside the
-    cache's key: the kernel picks a rule's kernels by its code, which its argument types do not
-    show to the cache."""
-    search = heuristic.kernel(_bidirectional)
-    if all(in_key(rule_class) and in_key(kernels.key) and in_key(kernels.choose)
-           for rule_class, kernels in _RULES.items()):
-        return search
-    return uncached(search)
 
 
 def register_bidirectional(name: str, summary: str, rule, key, choose, *, code_rule=None, reads_own: bool = False,
