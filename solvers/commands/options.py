@@ -41,16 +41,6 @@ def add_heuristic_options(parser: OneLineParser) -> None:
 
 JOBS = "--jobs"  # how many run at once, in every command that runs work in parallel
 
-# Search options that the command line names otherwise than their keyword: the first flag is
-# listed, the others (former names) are still read but left out of --help.
-FLAGS = {"threads": (JOBS, "--threads")}
-
-# What the command line adds to a search option's help: the unit a limit counts in, as a batch applies it.
-PER_INSTANCE = {
-    "node_limit": "; per instance, and per run where one search makes several (anytime, greedy's restarts)",
-    "time_limit": "; per instance (a batch gives each instance its own)",
-}
-
 
 def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple[str, ...] | None = None,
                        without: tuple[str, ...] = ()) -> None:
@@ -62,9 +52,8 @@ def add_search_options(parser: OneLineParser, offered: list[Search], only: tuple
         if option.kind == "object" or (only is not None and name not in only) or name in without:
             continue
         taking = [search.name for search in offered if search.takes(name)]
-        help_text = option.help + PER_INSTANCE.get(name, "") \
-            + ("" if len(taking) == len(offered) else f" ({', '.join(taking)})")
-        flag, *former = FLAGS.get(name, (option.flag,))
+        help_text = option.help + ("" if len(taking) == len(offered) else f" ({', '.join(taking)})")
+        flag, *former = option.flags or (option.flag,)
         for shown_flag, shown_help in ((flag, help_text), *((f, argparse.SUPPRESS) for f in former)):
             _add_search_option(parser, option, shown_flag, shown_help)
 

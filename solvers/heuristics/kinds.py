@@ -6,11 +6,11 @@ aliases)` for a plain name of the spec grammar (build: puzzle -> Term), or
 (build: puzzle, text -> Term, reading the rest of the text). `compile_class` says which of
 compile_notice.COMPILE_SECONDS["term"] estimates the seconds its kernels take to compile: a
 name, or for a prefix a function of the spec's text (PDB lookups with `+dual` compile longer).
-KIND_MODULES lists the modules, one line each, imported by `load_kinds` (which the package
-`solvers.heuristics` calls when it is imported, and everything here that reads the registry);
-importing a kind's module also registers its kernels (solvers/heuristics/dispatch.py). This
-module imports none of them itself, so that each may import the registry, and what it needs
-of the others, without an import circle.
+KIND_MODULES lists the modules, one line each, imported by `load_kinds`, which the package
+`solvers.heuristics` calls when it is imported (before any of its modules, this one included,
+can be used); importing a kind's module also registers its kernels
+(solvers/heuristics/dispatch.py). This module imports none of them itself, so that each may
+import the registry, and what it needs of the others, without an import circle.
 
 So a new kind touches its module, one line of KIND_MODULES and its tests.
 """
@@ -65,7 +65,6 @@ def load_kinds() -> None:
 
 def compile_class(token: str) -> str:
     """The compile class of one term of a spec (a name, an alias or a prefixed text)."""
-    load_kinds()
     for prefix in PREFIXED:
         if token.startswith(prefix):
             found = _COMPILE_CLASSES[prefix]
@@ -75,5 +74,4 @@ def compile_class(token: str) -> str:
 
 def compile_classes() -> set[str]:
     """Every compile class a registered kind names (for a prefix, of its plain form)."""
-    load_kinds()
     return {found(prefix) if callable(found) else found for prefix, found in _COMPILE_CLASSES.items()}

@@ -32,7 +32,7 @@ import numpy as np
 from solvers.atomic import atomic_target
 from solvers.errors import InputError
 from solvers.heuristics.features import feature_set
-from solvers.heuristics.model_file import write_model
+from solvers.heuristics.model_file import read_model, write_model
 from solvers.heuristics.network import Network
 from solvers.learning.bootstrap import BootstrapSettings, bootstrap_step
 from solvers.learning.davi import DaviSettings, DaviState, davi_start, davi_step, fresh_start, resolved
@@ -119,8 +119,6 @@ def learn_heuristic(puzzle: Puzzle, features_spec: str, out: str | Path, *, meth
 
 def held_out_line(model: str | Path) -> str | None:
     """The line of the held-out check recorded in the model file `model` (None: none recorded)."""
-    from solvers.heuristics.model_file import read_model
-
     return read_model(model).training.get("held_out", {}).get("line")
 
 
@@ -185,8 +183,6 @@ def read_checkpoint(path: Path, meta: dict) -> tuple[DaviState, float, np.random
 def plot_learning_curve(model: str | Path) -> Path | None:
     """The loss curve of the model file `model` (loss against states seen, log scale) as
     `<model>.png`, written atomically; None, and nothing written, without matplotlib."""
-    from solvers.heuristics.model_file import read_model
-
     stored = read_model(model)
     try:
         import matplotlib

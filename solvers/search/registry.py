@@ -55,7 +55,9 @@ class Option:
     "tristate" (auto, on or off: None, True or False), "folder" (a folder's path) or "object"
     (the Python API only). `default` is the value a search gets when the option is not given.
     `refusal` begins the one-line error for a search that does not take it ("BPMX applies",
-    completed by " to ida and astar only, not to bfs"). `flag` is its command-line name.
+    completed by " to ida and astar only, not to bfs"). `flags` are its command-line names, the
+    first listed in --help, the others former names still read (default: its name's); `flag`
+    is the first.
     """
 
     name: str
@@ -64,19 +66,22 @@ class Option:
     refusal: str
     default: object = None
     choices: tuple = ()
+    flags: tuple = ()
 
     @property
     def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
+        return self.flags[0] if self.flags else "--" + self.name.replace("_", "-")
 
 
 NODE_LIMIT = Option("node_limit", "count", "give up after this many nodes: expanded by the depth-first searches, "
                     "stored by those that keep every state, held (stored, and the layer being built) by the beam "
-                    "searches; a result that gives up says which", "a node limit applies")
+                    "searches; a result that gives up says which; per instance, and per run where one search "
+                    "makes several (anytime, greedy's restarts)", "a node limit applies")
 MEMORY = Option("memory", "number", "GiB that the nodes of a search that stores them may fill when no node limit is "
                 "given (default: a quarter of the memory available when it starts, the tables mapped from files "
                 "taken off; a batch's workers share it)", "a memory budget applies")
-TIME_LIMIT = Option("time_limit", "seconds", "give up after this many seconds", "a time limit applies")
+TIME_LIMIT = Option("time_limit", "seconds", "give up after this many seconds; per instance (a batch gives each "
+                    "instance its own)", "a time limit applies")
 PRUNE = Option("prune", "choice", "move strings never tried: none, parent (the move back) or fsm (Taylor & Korf's "
                f"machine of duplicate move strings); default: {DEFAULT_PRUNE}",
                "move pruning and the full last iteration apply", DEFAULT_PRUNE, PRUNE_MODES)
@@ -87,7 +92,7 @@ BPMX = Option("bpmx", "tristate", "bidirectional pathmax: a child's h raises its
               "(the default) applies it where the heuristic may be inconsistent (PDBs that take the minimum over the "
               "blank, dual lookups, your own functions), but not with a learned heuristic, which overestimates", "BPMX applies")
 THREADS = Option("threads", "count", "run on this many threads, the tree split at a shallow depth (default: 1)",
-                 "several threads apply", 1)
+                 "several threads apply", 1, flags=("--jobs", "--threads"))
 EXECUTOR = Option("executor", "object", "an executor for this search alone that runs its subtrees and is shut down "
                   "when the search ends (solvers/distributed.py's ClusterExecutor)", "an executor applies")
 
