@@ -15,6 +15,8 @@ here): each runs in a fresh process, first with an empty NUMBA_CACHE_DIR (cold),
 with the cache it filled (warm); the difference is the command's compile time (wall, and CPU:
 the process's user and system time, which other work on the machine does not inflate), what
 solvers/compile_notice.py's COMPILE_SECONDS estimates. Writes results/bench_compile_commands.csv.
+With --commands --after it times instead a heuristic for a search already compiled for others
+(AFTER: the same cache, the commands before run first), and writes results/bench_compile_after.csv.
 """
 
 from __future__ import annotations
@@ -83,6 +85,21 @@ COMMANDS = (
     ("make-instances, no lengths", "make-instances", ["--board", "3x3", "--count", "3", "--solve", "off", "--out",
                                                       "{out}.txt"]),
 )
+# (case, command, arguments, what runs before it with the same cache): what a further heuristic costs a
+# search already compiled for others (--after)
+AFTER = (
+    ("solve-puzzle ida linear-conflict after manhattan", "solve-puzzle", [START_3X3],
+     [[START_3X3, "--heuristic", "manhattan"]]),
+    ("solve-puzzle ida pdb +reflect after manhattan", "solve-puzzle", [START_3X3, "--heuristic", "pdb:{plain}+reflect"],
+     [[START_3X3, "--heuristic", "manhattan"]]),
+    ("solve-puzzle ida max(pdb +reflect, linear-conflict) after both", "solve-puzzle",
+     [START_3X3, "--heuristic", "max(pdb:{plain}+reflect, linear-conflict)"],
+     [[START_3X3, "--heuristic", "pdb:{plain}+reflect"], [START_3X3]]),
+    ("solve-puzzle astar linear-conflict after manhattan", "solve-puzzle", [START_3X3, "--algorithm", "astar"],
+     [[START_3X3, "--algorithm", "astar", "--heuristic", "manhattan"]]),
+    ("solve-puzzle beam linear-conflict after manhattan", "solve-puzzle", [START_3X3, "--algorithm", "beam"],
+     [[START_3X3, "--algorithm", "beam", "--heuristic", "manhattan"]]),
+)
 
 
 def _child(case: dict) -> None:
@@ -145,9 +162,10 @@ def _command_seconds(command: str, arguments: list[str], cache: str) -> tuple[fl
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def _commands(out: Path, only: str | None) -> int:
-    """--commands: each of COMMANDS (those whose name contains `only`) cold, then warm; prints
-    and writes the compile seconds, wall and CPU."""
+def _commands(out: Path, only: str | None, after: bool) -> int:
+    """--commands: each of COMMANDS (those whose name contains `only`) cold, then warm; with
+    --after each of AFTER so, once its commands before ran with the same cache. Prints and
+    writes the compile seconds, wall and CPU."""
     print(f"compile seconds of whole commands (cold - warm), {platform.processor() or platform.machine()}, "
           f"{time.strftime('%Y-%m-%d')}", flush=True)
     rows = []
@@ -157,26 +175,35 @@ def _commands(out: Path, only: str | None) -> int:
         for name, zero_aware in (("plain", False), ("zero", True)):
             plan = plan_build(puzzle, custom(puzzle, ["1,2,4,5", "3,6,7,8"]), additive=True, zero_aware=zero_aware)
             files[name] = str(build_pdb_file(plan, Path(folder) / f"3x3-4-4-{name}.h5")[0])
-        for number, (case, command, arguments) in enumerate(COMMANDS):
-            if only is not None and only not in case:
-                continue
-            arguments = [a.format(**files, out=f"{folder}/out{number}") for a in arguments]
-            with tempfile.TemporaryDirectory() as cache:
-                cold = _command_seconds(command, arguments, cache)
-                for path in Path(folder).glob(f"out{number}*"):  # the warm run writes them again
-                    if path.is_dir():
-                        shutil.rmtree(path)
-                    else:
-                        path.unlink()
-                warm = _command_seconds(command, arguments, cache)
-            print(f"{case:<52} cold {cold[0]:6.1f} s  warm {warm[0]:5.1f} s  compile {cold[0] - warm[0]:6.1f} s "
-                  f"wall, {cold[1] - warm[1]:6.1f} s CPU", flush=True)
-            rows.append({"case": case, "cold_seconds": f"{cold[0]:.2f}", "warm_seconds": f"{warm[0]:.2f}",
-                         "compile_seconds": f"{cold[0] - warm[0]:.2f}", "cold_cpu_seconds": f"{cold[1]:.2f}",
-                         "warm_cpu_seconds": f"{warm[1]:.2f}", "compile_cpu_seconds": f"{cold[1] - warm[1]:.2f}"})
+        cases = AFTER if after else tuple((*case, []) for case in COMMANDS)
+        for number, (case, command, arguments, before) in enumerate(cases):
+            if only is None or only in case:
+                runs = [[a.format(**files, out=f"{folder}/out{number}") for a in each] for each in [*before, arguments]]
+                rows.append(_compile_row(case, command, runs, Path(folder) / f"out{number}"))
     write_csv(out, rows)
     print(f"wrote {out}")
     return 0
+
+
+def _compile_row(case: str, command: str, runs: list[list[str]], outputs: Path) -> dict:
+    """Each of `runs` (argument lists of `command`) but the last in a fresh process with one new
+    cache, then the last twice, cold and warm (its outputs, named from `outputs`, removed
+    between); prints and returns the row."""
+    with tempfile.TemporaryDirectory() as cache:
+        for arguments in runs[:-1]:
+            _command_seconds(command, arguments, cache)
+        cold = _command_seconds(command, runs[-1], cache)
+        for path in outputs.parent.glob(f"{outputs.name}*"):  # the warm run writes them again
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        warm = _command_seconds(command, runs[-1], cache)
+    print(f"{case:<52} cold {cold[0]:6.1f} s  warm {warm[0]:5.1f} s  compile {cold[0] - warm[0]:6.1f} s "
+          f"wall, {cold[1] - warm[1]:6.1f} s CPU", flush=True)
+    return {"case": case, "cold_seconds": f"{cold[0]:.2f}", "warm_seconds": f"{warm[0]:.2f}",
+            "compile_seconds": f"{cold[0] - warm[0]:.2f}", "cold_cpu_seconds": f"{cold[1]:.2f}",
+            "warm_cpu_seconds": f"{warm[1]:.2f}", "compile_cpu_seconds": f"{cold[1] - warm[1]:.2f}"}
 
 
 def main() -> int:
@@ -184,6 +211,8 @@ def main() -> int:
     parser.add_argument("--out", help="the CSV file (default: results/bench_compile.csv, with --commands "
                         "results/bench_compile_commands.csv)")
     parser.add_argument("--commands", action="store_true", help="time whole commands, cold against warm (COMMANDS)")
+    parser.add_argument("--after", action="store_true",
+                        help="with --commands, the cases of AFTER: a heuristic for a search already compiled for others")
     parser.add_argument("--only", metavar="TEXT", help="with --commands, only the cases whose name contains TEXT")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,7 +220,8 @@ def main() -> int:
         _child(json.loads(args.child))
         return 0
     if args.commands:
-        return _commands(Path(args.out or ROOT / "results" / "bench_compile_commands.csv"), args.only)
+        default = "bench_compile_after.csv" if args.after else "bench_compile_commands.csv"
+        return _commands(Path(args.out or ROOT / "results" / default), args.only, args.after)
     args.out = args.out or str(ROOT / "results" / "bench_compile.csv")
     print(f"cold compile seconds, one process per case, {platform.processor() or platform.machine()}, "
           f"{time.strftime('%Y-%m-%d')}", flush=True)

@@ -13,18 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-import warnings
-
 import numba
-from numba.core.errors import NumbaIRAssumptionWarning
-
-# numba's pedantic SSA check warns about variables of inlined kernels ("... is not in scope")
-# that its own passes handle, and users should not see numba's request to report it. The tests
-# compare every kernel with a naive twin; one case slipped past its passes: a PDB evaluation
-# inlined at two places of the bidirectional search kernel returned a wrong value at one of
-# them, so that kernel calls small kernels that evaluate the heuristics
-# (solvers/search/bidirectional.py).
-warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 from solvers import wording
 from solvers.data_files import ROOT, in_checkout
@@ -34,8 +23,10 @@ KERNEL_OPTIONS = {"fastmath": False, "nogil": True}  # the disk cache is kernel_
 
 
 def kernel(function):
-    """Compile `function` as a nopython numba kernel under the project's policy."""
-    return cache_on_disk(numba.njit(**KERNEL_OPTIONS)(function))
+    """Compile `function` as a nopython numba kernel under the project's policy. It keeps numba's
+    reference counting (it may allocate arrays) even where a `inline_kernel`, which has none,
+    calls it: numba would otherwise give it its caller's setting."""
+    return cache_on_disk(numba.njit(_nrt=True, **KERNEL_OPTIONS)(function))
 
 
 def parallel_kernel(function):
@@ -44,10 +35,18 @@ def parallel_kernel(function):
 
 
 def inline_kernel(function):
-    """Like `kernel`, inlined into its callers by numba: for the small per-node helpers of the
-    search kernels (heuristic kinds, dispatch), which would otherwise cost a call and copies
-    of their tuple arguments at every node."""
-    return cache_on_disk(numba.njit(inline="always", **KERNEL_OPTIONS)(function))
+    """Like `kernel`, for the small per-node helpers of the search kernels (heuristic kinds,
+    their readers and views, the search rules): numba compiles it once for each set of argument
+    types, and LLVM inlines it into every kernel that calls it (numba's `forceinline`), so a
+    call costs nothing at run time and a search compiled for a new heuristic reuses the helpers
+    already compiled (or cached) for another.
+
+    Compiled without numba's reference counting: an array passed to a function that LLVM
+    inlines keeps an increment and a decrement that numba's pruning no longer pairs, at every
+    call, which made linear conflict three times slower. So an inline kernel must not allocate
+    (numba refuses it at compile time: "Only accept returning of array passed into the function
+    as argument"); what allocates is a `kernel`, called from it."""
+    return cache_on_disk(numba.njit(forceinline=True, _nrt=False, **KERNEL_OPTIONS)(function))
 
 
 @functools.cache

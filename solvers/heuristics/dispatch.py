@@ -199,9 +199,9 @@ def _maximum_over_leaves(kernel: str, node_types):
     numba), a sum or maximum node as its members' calls added up or maximised into one local
     (every member evaluated exactly: start or child); h_child_at_least returns once a node of
     the top-level maximum reaches `enough`. A flat maximum is a chain of `max` over its leaves.
-    One level of `overload` only: numba types an always-inlined overload's body again at every
-    round of type inference, so nested overloads multiply the compile time (a kind's kernels
-    would be inlined many times over into one search kernel)."""
+    The kind kernels are called, not inlined by numba (`inline_kernel`: LLVM inlines them), so
+    each is typed once for its data, whichever search calls it; only this short body is
+    inlined by numba into the search, which types it again at every round of type inference."""
     writer = _TreeWriter(f"def implementation(leaves, {_ARGUMENTS[kernel]}):", "")
     if kernel == "start":
         writer.lines += ["    for cell in range(board.shape[0]):", "        position[board[cell]] = cell"]

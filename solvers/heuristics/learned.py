@@ -16,11 +16,10 @@ after the first are evaluated at every node (hidden1 x hidden2 multiplications).
 are exact integers, so a state's h is the same whether reached move by move or evaluated from
 nothing (by `evaluate_many`, or by `batch_h` as matrix products for many states at once).
 
-Unlike the other kinds, the kind's two kernels are called rather than inlined into each search:
-they are compiled once for a model's features and shared by every search and evaluation,
-rather than typed again inside each (the features' kernels, PDB lookups among them, made that
-the longest compile of the toolkit), while a call costs little beside the network's work at
-each node (docs/developer/lab-notes.md, "Compile time").
+Unlike the other kinds, whose kernels LLVM inlines into each search, the kind's two kernels are
+`kernel`s, called: a call costs little beside the network's work at each node, and the code of
+the features' kernels (PDB lookups among them) is then generated once for a model, not again in
+every search (docs/developer/lab-notes.md, "Compile time").
 
 A learned heuristic may overestimate: its term is neither admissible nor consistent, so the
 searches apply no BPMX by default, claim no optimality from it and take lower bounds only

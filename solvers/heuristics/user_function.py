@@ -30,7 +30,7 @@ from solvers.errors import InputError
 from solvers.heuristics.dispatch import register_kind
 from solvers.heuristics.kinds import register_prefixed
 from solvers.heuristics.term import Term
-from solvers.jit import inline_kernel
+from solvers.jit import kernel
 from solvers.puzzle import Puzzle
 
 PREFIX = "user:"
@@ -96,23 +96,25 @@ def term_from_spec(puzzle: Puzzle, text: str) -> Term:
 
 # The scratch keeps the function's own value (its incremental form starts from it); the value
 # returned counts below 0 as 0, since the searches size their stacks by a bound that assumes h >= 0.
+# These are `kernel`s, called, not inline kernels: a user's function may allocate arrays, which
+# needs numba's reference counting, and numba gives a function its caller's setting.
 
 
-@inline_kernel
+@kernel
 def _start(data, board, position, scratch, row, column):
     h = np.int64(data.full(board))
     scratch[row, column] = h
     return max(h, 0)
 
 
-@inline_kernel
+@kernel
 def _child(data, board, position, scratch, row, column, tile, source, target):
     h = np.int64(data.full(board))
     scratch[row + 1, column] = h
     return max(h, 0)
 
 
-@inline_kernel
+@kernel
 def _incremental_child(data, board, position, scratch, row, column, tile, source, target):
     h = np.int64(data.child(scratch[row, column], board, tile, source, target))
     scratch[row + 1, column] = h

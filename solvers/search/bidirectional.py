@@ -55,7 +55,7 @@ from solvers.heuristics.dispatch import h_child, h_start
 from solvers.heuristics.pdb_lookup import mirror_maps
 from solvers.heuristics.pdb_terms import REFLECT_SUFFIX, blank_on_diagonal
 from solvers.heuristics.spec import from_spec
-from solvers.jit import kernel
+from solvers.jit import inline_kernel, kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import stored_path
@@ -258,13 +258,13 @@ def _grown_rows(array, capacity):
     return bigger
 
 
-# The heuristics are evaluated in these two small kernels, which numba does not inline into the
-# search kernel. Inlined there, at the two places each heuristic was needed (toward the other end
-# in one direction, toward its own end in the other), numba compiled one PDB evaluation
-# (pdb_eager.py's inlined update) into a wrong value: DIBBS read h toward a node's own end as 0
-# one move from it (tests/test_bidirectional.py keeps the states that showed it; every 2x4 state
-# gets its exact length with these kernels).
-@kernel
+# The heuristics are evaluated in these two small kernels, each written once for the two places
+# that need it (toward the other end in one direction, toward its own end in the other). When
+# numba itself inlined the kinds' kernels at both places, it compiled one PDB evaluation
+# (pdb_eager.py's update) into a wrong value: DIBBS read h toward a node's own end as 0 one move
+# from it (tests/test_bidirectional.py keeps the states that showed it; every 2x4 state gets its
+# exact length).
+@inline_kernel
 def _estimates(leaves, scratch, own_leaves, own_scratch, reads_own, board, position):
     """(h, h_own) of `board` by `leaves` and, if `reads_own`, `own_leaves` (else 0), each
     filling row 0 of its scratch."""
@@ -273,7 +273,7 @@ def _estimates(leaves, scratch, own_leaves, own_scratch, reads_own, board, posit
     return h, own
 
 
-@kernel
+@inline_kernel
 def _child_estimates(leaves, scratch, own_leaves, own_scratch, reads_own, board, position, tile, source, target):
     """(h, h_own) after `tile` moved from `source` to `target`, as h_child gives them from
     row 0 of each scratch (h_own 0 unless `reads_own`)."""
