@@ -41,9 +41,7 @@ from collections.abc import Iterable, Iterator
 from numba.core import event
 from tqdm import tqdm
 
-from solvers.heuristics.kinds import compile_class
 from solvers.kernel_cache import cache_folder
-from solvers.search.registry import search_named
 
 # Estimated seconds that numba takes to compile a command's kernels from an empty cache: what
 # the line says. Measured with `python scripts/bench_compile.py --commands`: a cold run minus a
@@ -68,6 +66,9 @@ COMPILE_SECONDS = {
 }
 EVALUATION_SHARE = 0.1  # a heuristic's evaluation kernel against a search that inlines it
 MIN_NOTICE_SECONDS = 3  # a shorter compile goes unannounced: no one waits long enough to wonder
+# LAZY: the kinds and the search registry are imported by the functions that read them, so that
+# build-pdb and verify-pdb, which estimate only their own kernels, start without loading every
+# kind and search (tests/test_import_graph.py)
 
 def add_verbose_option(parser) -> None:
     """--verbose, which shows the notice also where stderr is not a terminal (every command
@@ -87,6 +88,8 @@ def term_classes(spec: str) -> set[str]:
     """The classes of the terms of a heuristic spec (spec.py's grammar; `pdb` alone for
     --heuristic pdb --pdb FILE), as COMPILE_SECONDS["term"] names them: each term's kind says
     its own (kinds.compile_class)."""
+    from solvers.heuristics.kinds import compile_class  # here: pdb_build's commands need no kind (LAZY)
+
     classes = set()
     for token in (t.strip().lower() for t in re.split(r"[(),]", spec)):
         if token in ("", "max", "sum"):
@@ -97,6 +100,8 @@ def term_classes(spec: str) -> set[str]:
 
 def search_seconds(algorithm: str, spec: str) -> float:
     """Estimated compile seconds of the search `algorithm` with the heuristic `spec`."""
+    from solvers.search.registry import search_named  # here: pdb_build's commands need no search (LAZY)
+
     family = search_named(algorithm).family
     seconds = COMPILE_SECONDS["search"][family]
     if family != "uninformed":

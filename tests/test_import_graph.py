@@ -7,6 +7,8 @@ import their members by name, after every module is whole."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,3 +74,12 @@ def test_the_cycle_finder_finds_a_circle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_table_commands_start_without_the_kinds_or_the_searches():
+    """build-pdb and verify-pdb estimate only their own compile: importing their front end loads
+    no heuristic kind and no search (each would cost their start-up for nothing)."""
+    code = ("import sys, pdb_build.cli; print(sorted(m for m in sys.modules "
+            "if m.startswith(('solvers.heuristics', 'solvers.search'))))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
