@@ -23,12 +23,14 @@ from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.batch import solve_batch_afresh, unfinished_path
 from solvers.cli_support import run_guarded
+from solvers.compile_notice import announcing, batch_seconds, search_seconds, shown
 from solvers.heuristics import pdb_heuristic
 from solvers.instances import load_instances
 from solvers.puzzle import load_puzzle
 from solvers.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
+PROG = "run_default.py"
 
 SEED_EXAMPLES = [
     # (name, tiles, board, goal, known length; None = unsolvable)
@@ -47,12 +49,13 @@ def solve_examples() -> int:
     cases += [(f"hardest 8-puzzle #{i.number}", puzzle, i.start, i.optimal) for i in instances]
     print(f"{'example':<24} {'board':>5} {'length':>6} {'known':>6} {'nodes generated':>16}")
     mismatches = 0
-    for name, puzzle, start, known in cases:
-        result = solve(puzzle, start, "ida", "linear-conflict")
-        mismatches += result.length != known
-        print(f"{name:<24} {puzzle.board:>5} {'-' if result.length is None else result.length:>6} "
-              f"{'-' if known is None else known:>6} {result.nodes_generated:>16,}"
-              f"{'' if result.length == known else '  MISMATCH'}")
+    with announcing(PROG, "IDA* for linear conflict", search_seconds("ida", "linear-conflict"), shown(False)):
+        for name, puzzle, start, known in cases:
+            result = solve(puzzle, start, "ida", "linear-conflict")
+            mismatches += result.length != known
+            print(f"{name:<24} {puzzle.board:>5} {'-' if result.length is None else result.length:>6} "
+                  f"{'-' if known is None else known:>6} {result.nodes_generated:>16,}"
+                  f"{'' if result.length == known else '  MISMATCH'}")
     return mismatches
 
 
@@ -67,7 +70,8 @@ def solve_korf100() -> int:
     jobs = os.cpu_count() or 1
     print(f"Korf's 100 with IDA* + {heuristic.name} on {jobs} cores -> {out.relative_to(ROOT)}"
           + (" (resuming an interrupted run)" if unfinished_path(out).exists() else ""))
-    summary = solve_batch_afresh(puzzle, instances, heuristic, out, jobs=jobs, progress=sys.stderr.isatty())
+    with announcing(PROG, "IDA* for the PDB lookups", batch_seconds("ida", heuristic.spec), shown(False)):
+        summary = solve_batch_afresh(puzzle, instances, heuristic, out, jobs=jobs, progress=sys.stderr.isatty())
     print("\n".join(summary.lines()))
     return len(summary.mismatches) + summary.n_not_solved
 
@@ -79,4 +83,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_guarded("run_default.py", main))
+    sys.exit(run_guarded(PROG, main))

@@ -53,18 +53,17 @@ from solvers.kernel_cache import cache_folder
 COMPILE_SECONDS = {
     # a search's own kernels (move pruning's machine, the search, its goal test), by family
     # (each search's registration says its family); an uninformed search compiles no heuristic
-    "search": {"depth-first": 2, "best-first": 4, "bidirectional": 6, "uninformed": 9},
-    # what each class of term adds to a search: its kernels inlined into the search's (a learned
-    # term's are called: compiled with the first search, little after), and its evaluation alone
-    # (about EVALUATION_SHARE of it)
-    "term": {"tile-cost": 4, "gaschnig": 5, "walking-distance": 6, "linear-conflict": 20, "pdb": 17,
-             "pdb dual": 32, "user": 4, "learned": 8},
+    "search": {"depth-first": 4, "best-first": 21, "bidirectional": 20, "uninformed": 9},
+    # what each class of term adds to a search: its kernels compiled once (a later search reuses
+    # them) and the search's calls of them, and its evaluation alone (about EVALUATION_SHARE of it)
+    "term": {"tile-cost": 2, "gaschnig": 1, "walking-distance": 3, "linear-conflict": 3, "pdb": 4,
+             "pdb dual": 9, "user": 4, "learned": 8},
     # what a command compiles besides: solve-batch's runs, compare-heuristics' sampling and
-    # exact distances, build-pdb, verify-pdb (plain tables; zero-aware ones take half as long),
-    # make-instances with and without its optimal lengths (IDA* with walking distance)
-    "command": {"batch": 7, "compare": 2, "build": 5, "verify": 9, "instances": 1, "instances solved": 9},
+    # exact distances, build-pdb, verify-pdb, make-instances with and without its optimal
+    # lengths (IDA* with walking distance)
+    "command": {"batch": 2, "compare": 2, "build": 6, "verify": 12, "instances": 1, "instances solved": 6},
 }
-EVALUATION_SHARE = 0.1  # a heuristic's evaluation kernel against a search that inlines it
+EVALUATION_SHARE = 0.1  # a heuristic's evaluation kernel against a search that calls it
 MIN_NOTICE_SECONDS = 3  # a shorter compile goes unannounced: no one waits long enough to wonder
 # LAZY: the kinds and the search registry are imported by the functions that read them, so that
 # build-pdb and verify-pdb, which estimate only their own kernels, start without loading every
