@@ -53,7 +53,10 @@ def inline_kernel(function):
 def uncached(compiled):
     """`compiled` (a `kernel`) recompiled without the disk cache: for arguments whose numba type
     cannot be found again in another process (a user's function inside a heuristic), which
-    would otherwise add files to the cache at every run."""
+    would otherwise add files to the cache at every run. With NUMBA_DISABLE_JIT=1, `compiled` is
+    the plain function and is returned as it is."""
+    if not hasattr(compiled, "py_func"):
+        return compiled
     return numba.njit(**KERNEL_OPTIONS)(compiled.py_func)
 
 
