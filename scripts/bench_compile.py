@@ -212,7 +212,7 @@ def main() -> int:
                         "results/bench_compile_commands.csv)")
     parser.add_argument("--commands", action="store_true", help="time whole commands, cold against warm (COMMANDS)")
     parser.add_argument("--after", action="store_true",
-                        help="with --commands, the cases of AFTER: a heuristic for a search already compiled for others")
+                        help="with --commands, the cases of AFTER: a heuristic for a search compiled for others")
     parser.add_argument("--only", metavar="TEXT", help="with --commands, only the cases whose name contains TEXT")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -69,6 +69,7 @@ MIN_NOTICE_SECONDS = 3  # a shorter compile goes unannounced: no one waits long 
 # build-pdb and verify-pdb, which estimate only their own kernels, start without loading every
 # kind and search (tests/test_import_graph.py)
 
+
 def add_verbose_option(parser) -> None:
     """--verbose, which shows the notice also where stderr is not a terminal (every command
     that has it has --quiet too, which hides it on a terminal: cli_support.add_quiet_option)."""

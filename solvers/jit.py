@@ -43,7 +43,7 @@ def inline_kernel(function):
 
     Compiled without numba's reference counting: an array passed to a function that LLVM
     inlines keeps an increment and a decrement that numba's pruning no longer pairs, at every
-    call, which made linear conflict three times slower. So an inline kernel must not allocate
+    call, which cost linear conflict most of its speed. So an inline kernel must not allocate
     (numba refuses it at compile time: "Only accept returning of array passed into the function
     as argument"); what allocates is a `kernel`, called from it."""
     return cache_on_disk(numba.njit(forceinline=True, _nrt=False, **KERNEL_OPTIONS)(function))
