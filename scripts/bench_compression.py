@@ -50,12 +50,12 @@ def measure(puzzle, instances, path: Path, states: np.ndarray, jobs: int) -> dic
     load_seconds = time.perf_counter() - began
     resident = resident_bytes() - before
     entries = sum(_entries(path))
-    heuristic = from_spec(puzzle, f"pdb:{path}")
+    heuristic = from_spec(puzzle, f"pdb:{path}").with_kernels(True)
     mean_h = float(heuristic.evaluate_many(states).mean())
     out = ROOT / "results" / "bench_compression" / f"{path.stem}.csv"
     out.unlink(missing_ok=True)
     began = time.perf_counter()
-    summary = solve_batch(puzzle, instances, from_spec(puzzle, f"pdb:{path}+reflect"), out, jobs=jobs,
+    summary = solve_batch(puzzle, instances, from_spec(puzzle, f"pdb:{path}+reflect").with_kernels(True), out, jobs=jobs,
                           progress=sys.stderr.isatty(), report=lambda line: print(line, file=sys.stderr))
     wall = time.perf_counter() - began
     rows = list(csv.DictReader(line for line in out.open() if not line.startswith("#")))

@@ -37,11 +37,11 @@ RUNS = [("manhattan", None, False), ("linear-conflict", None, False), ("walking-
 
 def heuristic_for(puzzle, partition_name, reflect, name):
     if partition_name is None:
-        return from_spec(puzzle, name), 0
+        return from_spec(puzzle, name).with_kernels(True), 0
     partition = preset(puzzle, partition_name)
     path = ROOT / "data" / "pdbs" / default_file_name(puzzle, partition)
     database = load_or_build(puzzle, partition, path, progress=sys.stderr.isatty())
-    return pdb_heuristic(puzzle, [database], reflect=reflect), database.buffer.nbytes
+    return pdb_heuristic(puzzle, [database], reflect=reflect).with_kernels(True), database.buffer.nbytes
 
 
 def manhattan_comparison(csv_path: Path) -> str:

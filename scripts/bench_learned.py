@@ -87,7 +87,7 @@ def main() -> int:
           f"{platform.processor() or platform.machine()}, {time.strftime('%Y-%m-%d')}")
     with tempfile.TemporaryDirectory() as folder:
         path = write_model(Path(folder) / "model.h5", features, network, {"method": "random weights"}, np.zeros((0, 2)))
-        learned = from_spec(puzzle, f"learned:{path}")
+        learned = from_spec(puzzle, f"learned:{path}").with_kernels(True)  # the searches compiled for it
         term = learned.terms[0]
         for size in (1_000, 10_000, len(states)):
             batch_h(term, states[:size])  # warmed up
@@ -95,8 +95,8 @@ def main() -> int:
         learned.evaluate_many(states[:10])
         print(f"kernel, each state from nothing      {per_state(learned.evaluate_many, states):8.2f} us a state")
         starts = [np.asarray(s) for s in random_instances(puzzle, args.first, seed=2)]
-        alone = from_spec(puzzle, f"max({', '.join(h.spec for h in features.heuristics)})") if features.heuristics \
-            else from_spec(puzzle, "zero")
+        alone = from_spec(puzzle, f"max({', '.join(h.spec for h in features.heuristics)})" if features.heuristics
+                          else "zero").with_kernels(True)
         for name, heuristic in ((f"learned:{path.name}", learned), (alone.name, alone)):
             rate = search_rate(puzzle, heuristic, starts, args.beam_width)
             print(f"beam {args.beam_width:,}, {name:<30} {rate:8.2f} us a generated node")

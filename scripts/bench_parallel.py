@@ -106,7 +106,7 @@ def twenty_four(client) -> list[dict]:
         print(f"skipping the 24-puzzle: no {path}")
         return []
     puzzle, instances = load_instances(ROOT / "data" / "korf24-50.txt")
-    heuristic = from_spec(puzzle, f"pdb:{path}+reflect")
+    heuristic = from_spec(puzzle, f"pdb:{path}+reflect").with_kernels(True)
     instance = instances[37]
     rows = []
     for mode, run in (("sequential", lambda: ida_star(puzzle, instance.start, heuristic)),

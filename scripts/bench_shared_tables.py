@@ -45,7 +45,7 @@ from solvers.heuristics import from_spec
 from solvers.instances import load_instances
 from solvers.solve import solve
 puzzle, instances = load_instances(sys.argv[2])
-heuristic = from_spec(puzzle, f"pdb:{sys.argv[1]}+reflect")
+heuristic = from_spec(puzzle, f"pdb:{sys.argv[1]}+reflect").with_kernels(True)
 result = solve(puzzle, instances[int(sys.argv[3]) - 1].start, "ida", heuristic)
 print(result.length, flush=True)
 sys.stdin.readline()

@@ -41,7 +41,7 @@ def main() -> int:
     if instance is None:
         parser.error(f"--instance takes a number of the file's instances (1 to {len(instances)})")
     spec, tables = configured_spec(puzzle, args)
-    heuristic = from_spec(puzzle, spec)
+    heuristic = from_spec(puzzle, spec).with_kernels(True)
     parallel_ida_star(puzzle, instance.start, heuristic, threads=2, bpmx=False, time_limit=0.5)  # compile first
     runs = [("sequential", lambda: ida_star(puzzle, instance.start, heuristic, bpmx=False)),
             ("2 threads", lambda: parallel_ida_star(puzzle, instance.start, heuristic, threads=2, bpmx=False))]

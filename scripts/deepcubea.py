@@ -92,7 +92,7 @@ def main() -> int:
     limits = {"time_limit": default_time if args.time_limit is None else args.time_limit,
               "node_limit": default_nodes if args.node_limit is None else args.node_limit}
     spec, tables = _heuristic_spec(puzzle, args, default_partitions)
-    heuristic = from_spec(puzzle, spec)
+    heuristic = from_spec(puzzle, spec).with_kernels(True)
     print(f"{set_name}: the first {len(chosen)} instances, {heuristic.name}, {args.jobs} job(s), "
           f"{limits['time_limit']:g} s per instance at most", flush=True)
     table, contradicted = [], False

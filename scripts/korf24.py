@@ -44,7 +44,7 @@ def main() -> int:
     puzzle, chosen = easiest(parser, args)
     effort = published_counts("korf24-50-expansions")
     spec, tables = configured_spec(puzzle, args)
-    heuristic = from_spec(puzzle, spec)
+    heuristic = from_spec(puzzle, spec).with_kernels(True)
     out = ROOT / "results" / "korf24" / f"easiest-{args.easiest}-{tables}.csv"
     bpmx = None if args.bpmx == "auto" else args.bpmx == "on"
     print(f"the {len(chosen)} easiest of Korf & Felner's 50 by published effort, IDA* + {heuristic.name}, "

@@ -136,7 +136,7 @@ def main() -> int:
         parser.error(f"--first takes 1 to {len(instances)}")
     chosen = instances[:args.first]
     set_name = instance_path(args.set).stem
-    heuristic = from_spec(puzzle, args.heuristic)
+    heuristic = from_spec(puzzle, args.heuristic).with_kernels(True)
     if args.one_config is not None:
         return _solve_one(puzzle, chosen, heuristic, parse_config(args.one_config), args, set_name)
     configs = [parse_config(text) for text in args.config or DEFAULT_CONFIGS]  # all checked before any run
@@ -205,7 +205,7 @@ def _warm_up(puzzle: Puzzle, start, heuristic, config: Config) -> None:
         return
     options = {**config.options, "node_limit": 1, "time_limit": None}
     with announcing(PROG, f"the kernels of {config.algorithm} for this heuristic",
-                    search_seconds(config.algorithm, heuristic.spec), shown(False)):
+                    search_seconds(config.algorithm, heuristic.spec, heuristic.specialised), shown(False)):
         solve(puzzle, start, config.algorithm, heuristic, **options)
 
 

@@ -23,7 +23,7 @@ from pdb_build.partitions import preset
 from pdb_build.store import default_file_name
 from solvers.batch import solve_batch_afresh, unfinished_path
 from solvers.cli_support import run_guarded
-from solvers.compile_notice import announcing, batch_seconds, search_seconds, shown
+from solvers.compile_notice import announcing, batch_seconds, evaluation_seconds, search_seconds, shown
 from solvers.heuristics import pdb_heuristic
 from solvers.instances import load_instances
 from solvers.puzzle import load_puzzle
@@ -49,7 +49,8 @@ def solve_examples() -> int:
     cases += [(f"hardest 8-puzzle #{i.number}", puzzle, i.start, i.optimal) for i in instances]
     print(f"{'example':<24} {'board':>5} {'length':>6} {'known':>6} {'nodes generated':>16}")
     mismatches = 0
-    with announcing(PROG, "IDA* for linear conflict", search_seconds("ida", "linear-conflict"), shown(False)):
+    with announcing(PROG, "IDA* for every heuristic", search_seconds("ida", "linear-conflict", specialised=False),
+                    shown(False), heuristic_seconds=evaluation_seconds("ida", "linear-conflict")):
         for name, puzzle, start, known in cases:
             result = solve(puzzle, start, "ida", "linear-conflict")
             mismatches += result.length != known
@@ -70,7 +71,8 @@ def solve_korf100() -> int:
     jobs = os.cpu_count() or 1
     print(f"Korf's 100 with IDA* + {heuristic.name} on {jobs} cores -> {out.relative_to(ROOT)}"
           + (" (resuming an interrupted run)" if unfinished_path(out).exists() else ""))
-    with announcing(PROG, "IDA* for the PDB lookups", batch_seconds("ida", heuristic.spec), shown(False)):
+    with announcing(PROG, "the batch's kernels", batch_seconds("ida", heuristic.spec, specialised=False), shown(False),
+                    heuristic_seconds=evaluation_seconds("ida", heuristic.spec)):
         summary = solve_batch_afresh(puzzle, instances, heuristic, out, jobs=jobs, progress=sys.stderr.isatty())
     print("\n".join(summary.lines()))
     return len(summary.mismatches) + summary.n_not_solved

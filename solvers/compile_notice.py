@@ -1,16 +1,19 @@
-"""compile_notice.py -- the one line a command prints before numba compiles kernels the disk cache lacks.
+"""compile_notice.py -- what a command says before numba compiles kernels the disk cache lacks.
 
-numba compiles a kernel for every new combination of argument types (a search for a heuristic's
-tree of kinds, a table builder for a pattern size), which takes seconds to a minute, and then
-keeps the code in the on-disk cache (kernel_cache.py): the first command that uses a heuristic,
-a search or a kind of table is slow without a word, later ones start at once. A command-line
-front end runs its work inside `announcing(...)`; the first time numba is about to compile
-there, one line goes to stderr, for example
+numba compiles a kernel for every new combination of argument types (a search once for every
+heuristic, a heuristic's evaluations for its tree of kinds, a search for the tree itself where
+the heuristic is specialised, a table builder for a pattern size), which takes seconds to a
+minute, and then keeps the code in the on-disk cache (kernel_cache.py): the first command that
+uses a heuristic, a search or a kind of table is slow without a word, later ones start at once.
+A command-line front end runs its work inside `announcing(...)`; the first time numba is about
+to compile there, one line goes to stderr, for example
 
-    solve-puzzle: compiling search kernels for this heuristic (once, about 15 s)
+    solve-puzzle: compiling search kernels for every heuristic (once, about 15 s)
 
 Contract:
-- At most one line per `announcing` block, and only in the process that opened it (not in
+- At most two lines per `announcing` block: one before the first kernel of the search or the
+  command, one before the first of a heuristic's evaluations (heuristics/evaluators.py), told
+  apart by the outermost kernel being compiled; and only in the process that opened it (not in
   forked workers; Dask workers never open one).
 - The line is printed when, and only when, numba is about to compile: numba's dispatcher raises
   its "numba:compile" event only after the code for the argument types was found neither in
@@ -98,30 +101,45 @@ def term_classes(spec: str) -> set[str]:
     return classes
 
 
-def search_seconds(algorithm: str, spec: str) -> float:
-    """Estimated compile seconds of the search `algorithm` with the heuristic `spec`."""
+def search_seconds(algorithm: str, spec: str, specialised: bool = True) -> float:
+    """Estimated compile seconds of the search `algorithm`'s own kernels with the heuristic
+    `spec`: compiled for its tree (`specialised`: its terms' kernels are compiled into the search),
+    or once for every heuristic (the terms are then the evaluations': `evaluation_seconds`)."""
     from solvers.search.registry import search_named  # here: pdb_build's commands need no search (LAZY)
 
     family = search_named(algorithm).family
     seconds = COMPILE_SECONDS["search"][family]
-    if family != "uninformed":
-        seconds += sum(COMPILE_SECONDS["term"][c] for c in term_classes(spec))
-    return seconds
+    return seconds + evaluation_seconds(algorithm, spec) if specialised else seconds
 
 
-def batch_seconds(algorithm: str, spec: str) -> float:
-    """Estimated compile seconds of solve-batch with `algorithm` and the heuristic `spec`."""
-    return COMPILE_SECONDS["command"]["batch"] + search_seconds(algorithm, spec)
+def evaluation_seconds(algorithm: str, spec: str) -> float:
+    """Estimated compile seconds of the evaluations of the heuristic `spec` (its terms' kernels,
+    evaluators.py) that the searches compiled once call; none for an uninformed search."""
+    from solvers.search.registry import search_named  # LAZY, as above
+
+    if search_named(algorithm).family == "uninformed":
+        return 0.0
+    return sum(COMPILE_SECONDS["term"][c] for c in term_classes(spec))
 
 
-def compare_seconds(specs: Iterable[str], solving: bool) -> float:
-    """Estimated compile seconds of compare-heuristics with the heuristics `specs`: each one's
-    evaluation, and with instances (`solving`) its IDA*."""
+def batch_seconds(algorithm: str, spec: str, specialised: bool = True) -> float:
+    """Estimated compile seconds of solve-batch's own kernels with `algorithm` and the heuristic
+    `spec` (as search_seconds)."""
+    return COMPILE_SECONDS["command"]["batch"] + search_seconds(algorithm, spec, specialised)
+
+
+def compare_seconds(specs: Iterable[str], solving: bool, specialised: bool = True) -> float:
+    """Estimated compile seconds of compare-heuristics' own kernels with the heuristics `specs`:
+    with instances (`solving`), IDA* for each (`specialised`) or once for all; without, each
+    one's evaluation of many states where `specialised` (else the evaluations are compiled:
+    `evaluation_seconds`)."""
     specs = list(specs)
+    seconds = COMPILE_SECONDS["command"]["compare"]
+    if not specialised:
+        return seconds + (COMPILE_SECONDS["search"]["depth-first"] if solving else 0)
     if solving:
-        return COMPILE_SECONDS["command"]["compare"] + sum(search_seconds("ida", spec) for spec in specs)
-    terms = sum(COMPILE_SECONDS["term"][c] for spec in specs for c in term_classes(spec))
-    return COMPILE_SECONDS["command"]["compare"] + EVALUATION_SHARE * terms
+        return seconds + sum(search_seconds("ida", spec) for spec in specs)
+    return seconds + EVALUATION_SHARE * sum(evaluation_seconds("ida", spec) for spec in specs)
 
 
 def build_seconds() -> float:
@@ -149,47 +167,71 @@ def about(seconds: float) -> str:
 
 
 @contextlib.contextmanager
-def announcing(prog: str, what: str, seconds: float, show: bool, cacheable: bool = True) -> Iterator[None]:
+def announcing(prog: str, what: str, seconds: float, show: bool, cacheable: bool = True,
+               heuristic_seconds: float = 0.0, heuristic_cacheable: bool = True) -> Iterator[None]:
     """Inside the block, print `prog: compiling <what> (once, about N s)` to stderr before the
-    first kernel numba compiles in this process (see the module docstring); nothing if not
-    `show`, if `seconds` is below MIN_NOTICE_SECONDS or if nothing is compiled. Where the code
-    is not kept (`cacheable` False, or no writable cache folder) the line says so instead of
-    "once"."""
-    if not show or seconds < MIN_NOTICE_SECONDS:
+    first kernel numba compiles in this process other than a heuristic's evaluations, and
+    `prog: compiling this heuristic's evaluations (once, about M s)` before the first of those
+    (evaluators.py; `heuristic_seconds` M), each where it is compiled (see the module
+    docstring); nothing if not `show`, and no line whose seconds are below MIN_NOTICE_SECONDS.
+    Where the code is not kept (`cacheable` False for the kernels, `heuristic_cacheable` for the
+    evaluations, or no writable cache folder) the lines say so instead of "once"."""
+    if not show:
         yield
         return
-    if not cacheable:
-        when = f"{about(seconds)}, in every run: these kernels are not cached"
-    elif cache_folder() is None:
-        when = f"{about(seconds)}, in every run: no cache folder is writable"
-    else:
-        when = f"once, {about(seconds)}"
-    listener = _Notice(f"{prog}: compiling {what} ({when})")
-    with event.install_listener("numba:compile", listener):
+    lines = {kind: f"{prog}: compiling {named} ({_when(seconds_of, kept)})"
+             for kind, named, seconds_of, kept in (
+                 ("kernels", what, seconds, cacheable),
+                 ("evaluations", "this heuristic's evaluations", heuristic_seconds, heuristic_cacheable))
+             if seconds_of >= MIN_NOTICE_SECONDS}
+    if not lines:
         yield
+        return
+    with event.install_listener("numba:compile", _Notice(lines)):
+        yield
+
+
+def _when(seconds: float, cacheable: bool) -> str:
+    if not cacheable:
+        return f"{about(seconds)}, in every run: these kernels are not cached"
+    if cache_folder() is None:
+        return f"{about(seconds)}, in every run: no cache folder is writable"
+    return f"once, {about(seconds)}"
+
+
+EVALUATIONS_MODULE = "solvers.heuristics.evaluators"  # where the kernels of a heuristic's evaluations are
 
 
 class _Notice(event.Listener):
-    """numba's event listener that prints `line` at the first compile start in this process."""
+    """numba's event listener that prints each of `lines` (by kind: "kernels", "evaluations") at
+    the first compile in this process of a kernel of that kind, told by the outermost kernel
+    being compiled (a kernel compiles the kernels it calls inside its own compile)."""
 
-    def __init__(self, line: str):
-        self.line = line
+    def __init__(self, lines: dict[str, str]):
+        self.lines = dict(lines)
         self.process = os.getpid()
-        self.said = False
         self.lock = threading.Lock()
+        self.depth = threading.local()
 
     def on_start(self, started) -> None:
         if os.getpid() != self.process:
             return
+        depth = getattr(self.depth, "value", 0)
+        self.depth.value = depth + 1
+        if depth:
+            return
+        function = getattr(started.data.get("dispatcher"), "py_func", None)
+        kind = "evaluations" if getattr(function, "__module__", None) == EVALUATIONS_MODULE else "kernels"
         with self.lock:
-            if self.said:
-                return
-            self.said = True
+            line = self.lines.pop(kind, None)
+        if line is None:
+            return
         try:
             with tqdm.external_write_mode(file=sys.stderr):  # above any progress bar
-                print(self.line, file=sys.stderr, flush=True)
+                print(line, file=sys.stderr, flush=True)
         except (OSError, ValueError):  # stderr closed: the notice is never worth an error
             pass
 
     def on_end(self, ended) -> None:
-        pass
+        if os.getpid() == self.process:
+            self.depth.value = max(0, getattr(self.depth, "value", 1) - 1)

@@ -20,6 +20,7 @@ from solvers.data_files import ROOT, in_checkout
 from solvers.kernel_cache import cache_on_disk, cached_folders
 
 KERNEL_OPTIONS = {"fastmath": False, "nogil": True}  # the disk cache is kernel_cache's
+JIT_ENABLED = not numba.config.DISABLE_JIT  # NUMBA_DISABLE_JIT=1 runs every kernel as plain Python
 
 
 def kernel(function):
@@ -49,15 +50,22 @@ def inline_kernel(function):
     return cache_on_disk(numba.njit(forceinline=True, _nrt=False, **KERNEL_OPTIONS)(function))
 
 
+def evaluator_kernel(function):
+    """Like `inline_kernel`, for a heuristic's evaluations that searches call by their address
+    (heuristics/evaluators.py): compiled once per heuristic type, without numba's reference
+    counting, and never inlined (its callers are compiled without knowing it)."""
+    return cache_on_disk(numba.njit(_nrt=False, **KERNEL_OPTIONS)(function))
+
+
 @functools.cache
 def uncached(compiled):
-    """`compiled` (a `kernel`) recompiled without the disk cache: for arguments whose numba type
+    """`compiled` (a kernel, with its options) recompiled without the disk cache: for arguments whose numba type
     cannot be found again in another process (a user's function inside a heuristic), which
     would otherwise add files to the cache at every run. With NUMBA_DISABLE_JIT=1, `compiled` is
     the plain function and is returned as it is."""
     if not hasattr(compiled, "py_func"):
         return compiled
-    return numba.njit(**KERNEL_OPTIONS)(compiled.py_func)
+    return numba.njit(**compiled.targetoptions)(compiled.py_func)
 
 
 def in_tree_cache_files() -> list[Path]:

@@ -15,7 +15,7 @@ from solvers.compile_notice import MIN_NOTICE_SECONDS, about, announcing, search
 from solvers.search.registry import searches
 
 START = "8 6 7 2 5 4 3 0 1"  # a 3x3 state 31 moves from the goal: the search takes milliseconds
-NOTICE = re.compile(r"^solve-puzzle: compiling search kernels for this heuristic \(once, about \d+ s\)$")
+NOTICE = re.compile(r"^solve-puzzle: compiling search kernels for every heuristic \(once, about \d+ s\)$")
 
 
 def _solve_puzzle(cache: Path, *options: str) -> subprocess.CompletedProcess:
@@ -51,13 +51,32 @@ def test_no_notice_off_a_terminal_without_verbose(tmp_path):
     assert _cached_kernels(tmp_path)  # it did compile
 
 
-def _fresh_kernel():
-    """A numba function never compiled before in this process (nor cached: no `cache=True`)."""
-    @numba.njit
+def _fresh_kernel(module: str | None = None):
+    """A numba function never compiled before in this process (nor cached: no `cache=True`),
+    defined as if in `module` where given."""
     def twice(x):
         return 2 * x
 
-    return twice
+    twice.__module__ = module or twice.__module__
+    return numba.njit(twice)
+
+
+def test_a_heuristics_evaluations_have_a_line_of_their_own(capsys):
+    evaluation, search = _fresh_kernel(compile_notice.EVALUATIONS_MODULE), _fresh_kernel()
+
+    @numba.njit
+    def calling(x):
+        return search(x) + 1  # compiled inside this kernel's compile: no line of its own
+
+    with announcing("solve-puzzle", "search kernels for every heuristic", 15, show=True, heuristic_seconds=4):
+        assert evaluation(1) == 2
+        assert calling(1) == 3
+        assert _fresh_kernel(compile_notice.EVALUATIONS_MODULE)(1) == 2  # said already
+    assert capsys.readouterr().err == ("solve-puzzle: compiling this heuristic's evaluations (once, about 4 s)\n"
+                                       "solve-puzzle: compiling search kernels for every heuristic (once, about 15 s)\n")
+    with announcing("solve-puzzle", "search kernels", 15, show=True, heuristic_seconds=MIN_NOTICE_SECONDS - 1):
+        assert _fresh_kernel(compile_notice.EVALUATIONS_MODULE)(1) == 2  # too short to say
+    assert capsys.readouterr().err == ""
 
 
 def test_the_line_comes_before_the_first_compile_only(capsys):

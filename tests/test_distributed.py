@@ -118,7 +118,7 @@ def test_workers_load_a_pdb_file_once_and_keep_it(client, eight):
 
 
 def _heuristic_identity(recipe):
-    return os.getpid(), id(from_recipe(recipe).leaves[0].data.reader.tables)
+    return os.getpid(), id(from_recipe(recipe).tree[0].data.reader.tables)
 
 
 class DiesOnce(Heuristic):

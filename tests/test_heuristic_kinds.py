@@ -238,8 +238,10 @@ def test_every_search_keeps_the_blanks_cell_in_position():
     puzzle = Puzzle(3, 3, SNAIL_3X3)
     by_position, by_move = (_with_blank_distance(puzzle, kind) for kind in (BlankByPosition, BlankByMove))
     # kinds of a module outside the packages stay out of the package kernels' disk cache, whose
-    # index would name them where this module cannot be imported
-    assert by_position.kernel(depth_first._bounded_pass) is not depth_first._bounded_pass
+    # index would name them where this module cannot be imported: the searches compiled for the
+    # tree are compiled apart, and so are the evaluations that the searches compiled once call
+    assert not by_position.cacheable
+    assert by_position.with_kernels(True).kernel(depth_first._bounded_pass) is not depth_first._bounded_pass
     exact = distances(3, 3, SNAIL_3X3)
     starts = [s for s, d in exact.items() if d in (18, 24)][:4]
     for start in starts:

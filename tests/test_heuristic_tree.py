@@ -150,11 +150,11 @@ def test_a_maximum_of_sums_and_a_sum_of_maxima_equal_their_naive_values(files_3x
 def test_the_tree_is_laid_out_as_nodes_over_leaves(files_3x3):
     puzzle, paths, _ = files_3x3
     flat = from_spec(puzzle, "max(manhattan, linear-conflict)")
-    assert all(type(node) is Leaf for node in flat.leaves)
+    assert all(type(node) is Leaf for node in flat.tree)
     tree = from_spec(puzzle, f"max(sum(pdb:{paths['a']}, manhattan), "
                              f"sum(pdb:{paths['b']}, max(pdb:{paths['a']}, zero)))")
-    assert [type(node) for node in tree.leaves] == [SumNode, SumNode]
-    assert sorted(type(m).__name__ for m in tree.leaves[1].members) == ["Leaf", MaxNode.__name__]
+    assert [type(node) for node in tree.tree] == [SumNode, SumNode]
+    assert sorted(type(m).__name__ for m in tree.tree[1].members) == ["Leaf", MaxNode.__name__]
     columns = [t.width for t in tree.terms]
     assert tree.n_columns == sum(columns)
 

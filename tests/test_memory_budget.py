@@ -33,9 +33,9 @@ def test_tables_mapped_from_files_are_taken_off_the_budget(tmp_path):
     path.write_bytes(bytes(1 << 20))
     mapped = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray)
     plain = np.zeros(1 << 20, dtype=np.uint8)
-    heuristic = SimpleNamespace(leaves=((mapped[10:], (plain, mapped[:5])), 3))
+    heuristic = SimpleNamespace(tree=((mapped[10:], (plain, mapped[:5])), 3))
     assert mapped_bytes(heuristic) == 1 << 20  # one mapping, counted once; the plain array not at all
-    assert mapped_bytes(SimpleNamespace(leaves=((plain,),))) == 0
+    assert mapped_bytes(SimpleNamespace(tree=((plain,),))) == 0
     assert memory_budget(heuristic) <= memory_budget(None)
 
 

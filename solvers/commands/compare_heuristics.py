@@ -24,12 +24,14 @@ from solvers.cli_support import (
 from solvers.commands.options import (
     TRISTATE_VALUES,
     add_search_options,
+    add_specialise_option,
     search_options,
 )
 from solvers.compile_notice import (
     add_verbose_option,
     announcing,
     compare_seconds,
+    evaluation_seconds,
     shown,
     term_classes,
 )
@@ -76,6 +78,7 @@ def compare_heuristics_parser() -> OneLineParser:
     parser.add_argument("--only", metavar="LIST", help="solve only these instances, by number: e.g. 38,40,1-5")
     parser.add_argument("--first", type=positive_int, metavar="K", help="solve only the first K instances")
     add_search_options(parser, [search_named("ida")], only=COMPARED_OPTIONS)
+    add_specialise_option(parser)
     parser.add_argument("--exact", choices=list(TRISTATE_VALUES), default="auto",
                         help="compare with exact distances: auto (the default) on boards of at most 9 cells; "
                         "on works up to 12 cells, with time and memory")
@@ -101,8 +104,11 @@ def _compare_heuristics(args, command: str) -> int:
         raise InputError("--out needs a folder name")
     check_report_folder(args.out, args.force)
     specs = args.heuristic or list(COMPARED_BY_DEFAULT)
-    with announcing("compare-heuristics", "kernels for these heuristics", compare_seconds(specs, bool(args.instances)),
-                    shown(args.verbose, args.quiet), not any("user" in term_classes(spec) for spec in specs)):
+    kept = not any("user" in term_classes(spec) for spec in specs)
+    with announcing("compare-heuristics", "kernels for these heuristics",
+                    compare_seconds(specs, bool(args.instances), args.specialise), shown(args.verbose, args.quiet),
+                    kept or not args.specialise,
+                    0.0 if args.specialise else sum(evaluation_seconds("ida", spec) for spec in specs), kept):
         return _compared(args, command, specs)
 
 
@@ -117,7 +123,7 @@ def _compared(args, command: str, specs: list[str]) -> int:
             states, source = random_walk_states(puzzle, args.walks, args.walk, args.seed), f"random-walk ({args.walk} moves)"
         else:
             states, source = uniform_states(puzzle, args.sample, args.seed), "uniform random"
-    heuristics = [from_spec(puzzle, spec) for spec in specs]
+    heuristics = [from_spec(puzzle, spec).with_kernels(args.specialise) for spec in specs]
     solving = f", solving {count(len(instances), 'instance')} from {args.instances}" if instances else ""
     print(f"{puzzle.board} board, goal {' '.join(map(str, puzzle.goal))}: {count(len(states), 'state')} ({source})"
           f"{solving}; heuristics {', '.join(h.name for h in heuristics)}; writing {args.out}")

@@ -10,6 +10,7 @@ from solvers.cli_support import (
     positive_float,
     positive_int,
 )
+from solvers.compile_notice import announcing, evaluation_seconds
 from solvers.heuristics import accepted_forms
 from solvers.search.registry import Search, all_options, informed_names
 
@@ -37,6 +38,14 @@ def add_heuristic_options(parser: OneLineParser) -> None:
     )
     parser.add_argument("--pdb", action="append", metavar="FILE", help="a PDB file from build-pdb (repeat to take the max)")
     parser.add_argument("--reflect", action="store_true", help="also look the PDBs up on the mirrored state")
+    add_specialise_option(parser)
+
+
+def add_specialise_option(parser: OneLineParser) -> None:
+    """--specialise, shared by the commands that search."""
+    parser.add_argument("--specialise", action="store_true",
+                        help="compile the search for this heuristic: full speed after a compile of seconds, once "
+                        "(default: the search compiled once for every heuristic, a little slower)")
 
 
 JOBS = "--jobs"  # how many run at once, in every command that runs work in parallel
@@ -86,12 +95,25 @@ def search_options(args) -> dict:
     return given
 
 
-def compiled_kernels(search: Search) -> str:
-    """What a search compiles, as the compile notice names it."""
-    return "search kernels for this heuristic" if search.informed else "search kernels"
+def compiled_kernels(search: Search, heuristic) -> str:
+    """What a search compiles with `heuristic`, as the compile notice names it."""
+    if not search.informed:
+        return "search kernels"
+    return "search kernels for this heuristic" if heuristic.specialised else "search kernels for every heuristic"
 
 
 def cacheable_kernels(search: Search, heuristic) -> bool:
-    """Whether the kernels of `search` with `heuristic` are kept in the disk cache (not for a
-    heuristic with a user's function: Term.cacheable)."""
-    return not search.informed or all(term.cacheable for term in heuristic.terms)
+    """Whether the kernels of `search` with `heuristic` are kept in the disk cache (not those
+    compiled for the tree of a heuristic with a user's function: Term.cacheable)."""
+    return not search.informed or not heuristic.specialised or heuristic.cacheable
+
+
+def announced(prog: str, search: Search, heuristic, seconds_of, show: bool):
+    """The compile notice's block (compile_notice.announcing) of `prog` running `search` with
+    `heuristic`, the search's own kernels estimated by `seconds_of(algorithm, spec, specialised)`
+    (search_seconds, batch_seconds) and the evaluations that it compiles besides."""
+    specialised = heuristic.specialised or not search.informed
+    return announcing(prog, compiled_kernels(search, heuristic),
+                      seconds_of(search.name, heuristic.spec, heuristic.specialised), show,
+                      cacheable_kernels(search, heuristic),
+                      0.0 if specialised else evaluation_seconds(search.name, heuristic.spec), heuristic.cacheable)

@@ -29,13 +29,11 @@ from solvers.commands.options import (
     add_algorithm_option,
     add_heuristic_options,
     add_search_options,
-    cacheable_kernels,
-    compiled_kernels,
+    announced,
     search_options,
 )
 from solvers.compile_notice import (
     add_verbose_option,
-    announcing,
     batch_seconds,
     shown,
 )
@@ -99,7 +97,7 @@ def _solve_batch(args) -> int:
     puzzle, instances = load_instances(args.instances, args.board, args.goal)
     instances = select_instances(instances, args.only) if args.only is not None else instances
     instances = instances[: args.first] if args.first else instances
-    heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
+    heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect).with_kernels(args.specialise)
     if args.out is not None and not args.out.strip():
         raise InputError("--out needs a file name")
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.instances).stem}-{_slug(heuristic.name)}.csv"
@@ -107,9 +105,8 @@ def _solve_batch(args) -> int:
         where = count(args.jobs, "job") if client is None else f"Dask cluster of {count(cluster_size(client), 'thread')}"
         print(f"{count(len(instances), 'instance')} of {puzzle}, {args.algorithm} with {heuristic.name}, {where}, "
               f"writing {out}")
-        with announcing("solve-batch", compiled_kernels(search_named(args.algorithm)),
-                        batch_seconds(args.algorithm, heuristic.spec), shown(args.verbose, args.quiet),
-                        cacheable_kernels(search_named(args.algorithm), heuristic)):
+        with announced("solve-batch", search_named(args.algorithm), heuristic, batch_seconds,
+                       shown(args.verbose, args.quiet)):
             summary = solve_batch(
                 puzzle, instances, heuristic, out, algorithm=args.algorithm, jobs=args.jobs,
                 progress=show_progress(args.quiet), report=lambda line: print(line, file=sys.stderr), client=client,

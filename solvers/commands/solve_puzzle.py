@@ -22,13 +22,11 @@ from solvers.commands.options import (
     add_algorithm_option,
     add_heuristic_options,
     add_search_options,
-    cacheable_kernels,
-    compiled_kernels,
+    announced,
     search_options,
 )
 from solvers.compile_notice import (
     add_verbose_option,
-    announcing,
     search_seconds,
     shown,
 )
@@ -76,7 +74,7 @@ def solve_puzzle_main(argv: list[str] | None = None) -> int:
 
 def _solve_puzzle(args) -> int:
     puzzle, start = load_puzzle(args.tiles, args.board, args.goal)
-    heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect)
+    heuristic = from_options(puzzle, args.heuristic, args.pdb, args.reflect).with_kernels(args.specialise)
     search = search_named(args.algorithm)
     if (args.scheduler or args.cluster) and not search.takes("executor"):
         raise InputError(f"--scheduler and --cluster split the search of {names_listed(takers('executor'))} only")
@@ -84,8 +82,7 @@ def _solve_puzzle(args) -> int:
     with cluster_from_options(args, args.threads or 1) as client:
         if client is not None:
             given["threads"] = cluster_size(client)
-        with announcing("solve-puzzle", compiled_kernels(search), search_seconds(args.algorithm, heuristic.spec),
-                        shown(args.verbose, args.quiet), cacheable_kernels(search, heuristic)):
+        with announced("solve-puzzle", search, heuristic, search_seconds, shown(args.verbose, args.quiet)):
             result = solve(puzzle, start, args.algorithm, heuristic, client=client, **given)
     kinds = {option.name: option.kind for option in search.options}
     searched = _applied(search.name, {name: value for name, value in search.with_defaults(given).items()

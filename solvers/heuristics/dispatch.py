@@ -37,7 +37,9 @@ checks it in every search with a kind that reads the blank's cell through `posit
 Dispatch happens when numba compiles a search for a tuple of node types (through
 `numba.extending.overload`, which writes the tree out as straight-line code), so a kind or a
 node costs nothing at run time; with NUMBA_DISABLE_JIT=1 the same functions dispatch in
-Python through the registry.
+Python through the registry. A search may be given a heuristic's `Evaluators` instead of its
+tree (evaluators.py, whose overloads of the same three functions call the tree's code compiled
+apart): one search kernel then serves every heuristic.
 """
 
 from __future__ import annotations
@@ -297,16 +299,28 @@ def _node_child_values_compiled(nodes, board, position, scratch, row, column, va
     return _values_of_nodes("child", nodes.types)
 
 
+def _is_tree(leaves) -> bool:
+    """Whether `leaves` is the numba type of a tuple of nodes (not another form of a heuristic,
+    evaluators.py's, whose overloads are its module's)."""
+    return isinstance(leaves, types.BaseTuple) and not isinstance(leaves, types.BaseNamedTuple)
+
+
 @overload(h_start, inline="always")
 def _h_start_compiled(leaves, board, position, scratch, row):
+    if not _is_tree(leaves):
+        return None
     return _maximum_over_leaves("start", leaves.types)
 
 
 @overload(h_child, inline="always")
 def _h_child_compiled(leaves, board, position, scratch, row, tile, source, target):
+    if not _is_tree(leaves):
+        return None
     return _maximum_over_leaves("child", leaves.types)
 
 
 @overload(h_child_at_least, inline="always")
 def _h_child_at_least_compiled(leaves, board, position, scratch, row, tile, source, target, enough):
+    if not _is_tree(leaves):
+        return None
     return _maximum_over_leaves("child_at_least", leaves.types)

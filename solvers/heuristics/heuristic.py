@@ -9,14 +9,16 @@ creates its own scratch.
 
 from __future__ import annotations
 
+import functools
 from importlib import import_module
 
 import numpy as np
 
 from solvers.errors import InputError
 from solvers.heuristics.dispatch import Leaf, MaxNode, SumNode, h_start
+from solvers.heuristics.evaluators import evaluators_of
 from solvers.heuristics.term import Combination, Term
-from solvers.jit import kernel, uncached
+from solvers.jit import JIT_ENABLED, kernel, uncached
 from solvers.puzzle import Puzzle
 
 
@@ -27,12 +29,16 @@ class Heuristic:
     """h(state) = the maximum over `terms` (Terms, and Combinations of them), all for `puzzle`.
 
     `name` is what reports show, `spec` the text that `from_spec` rebuilds it from in another
-    process (`recipe`), `leaves` and `n_columns` what a search kernel takes. `parts` are the
-    maximum's parts in the order of evaluation, `terms` every term of the tree in that order.
+    process (`recipe`), `leaves` and `n_columns` what a search kernel takes, `tree` the parts
+    laid out as nodes (dispatch.py). `parts` are the maximum's parts in the order of evaluation,
+    `terms` every term of the tree in that order. A heuristic is `specialised` where the
+    searches are to be compiled for its own tree: full speed, after a compile of seconds for
+    each search and heuristic type; otherwise every search runs the kernel compiled once for
+    all heuristics, a little slower (evaluators.py).
     """
 
     def __init__(self, puzzle: Puzzle, terms: list[Term | Combination] | tuple[Term | Combination, ...],
-                 name: str | None = None, spec: str | None = None):
+                 name: str | None = None, spec: str | None = None, specialised: bool = False):
         if not terms:
             raise InputError("a heuristic needs at least one term")
         if len(terms) == 1 and isinstance(terms[0], Combination) and terms[0].operator == "max":
@@ -46,14 +52,40 @@ class Heuristic:
         self.parts = _in_order(terms)
         self.terms = tuple(t for part in self.parts for t in part.terms)  # the order of evaluation
         columns = np.cumsum([0] + [t.width for t in self.terms])
-        self.leaves = _laid_out(self.parts, iter(int(c) for c in columns))
+        self.tree = _laid_out(self.parts, iter(int(c) for c in columns))
         self.n_columns = max(1, int(columns[-1]))
+        self.specialised = specialised or not JIT_ENABLED
+
+    @functools.cached_property
+    def leaves(self):
+        """What a search kernel takes: the tree itself where the heuristic is `specialised` (the
+        search is compiled for its type), else its Evaluators (evaluators.py: the search is
+        compiled once for every heuristic), compiled or loaded at first use."""
+        return self.tree if self.specialised else evaluators_of(self.tree, self.cacheable)
+
+    @property
+    def cacheable(self) -> bool:
+        """Whether kernels compiled for this heuristic's tree may be kept in the disk cache (not
+        for a user's function or a kind defined outside tilepdb's packages: see Term)."""
+        return all(t.cacheable for t in self.terms)
+
+    def with_kernels(self, specialised: bool) -> Heuristic:
+        """This heuristic for searches compiled for its own tree (`specialised`), or for the
+        searches compiled once for every heuristic: the same terms, name and spec."""
+        if specialised == self.specialised:
+            return self
+        return Heuristic(self.puzzle, self.parts, self.name, self.spec, specialised=specialised)
+
+    def __getstate__(self) -> dict:
+        """What pickling keeps: never the Evaluators, whose addresses mean nothing in another
+        process (`leaves` is made again there at first use)."""
+        return {name: value for name, value in self.__dict__.items() if name != "leaves"}
 
     def kernel(self, compiled):
         """The search kernel `compiled` as it must be called with this heuristic: recompiled
         without the disk cache where a term's data cannot be cached (a user's function, a kind
         defined outside tilepdb's packages: see Term)."""
-        return compiled if all(t.cacheable for t in self.terms) else uncached(compiled)
+        return compiled if self.cacheable or not self.specialised else uncached(compiled)
 
     @property
     def consistent(self) -> bool:
@@ -88,7 +120,7 @@ class Heuristic:
         another process or on another machine (a Dask worker loads PDB files once, see
         solvers/heuristics/spec.py): the function named "module:function", so that this module
         needs the grammar's module (which imports it) only where a recipe is followed."""
-        return SPEC_BUILDER, (self.puzzle, self.spec)
+        return SPEC_BUILDER, (self.puzzle, self.spec, self.specialised)
 
     def check_for(self, puzzle: Puzzle) -> None:
         """Refuse (one-line InputError) use on a puzzle other than the one it was built for, and

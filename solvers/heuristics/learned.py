@@ -77,7 +77,7 @@ def learned_term(puzzle: Puzzle, features: FeatureSet, network, name: str, spec:
     nodes, inputs, feature_columns = [], [], 0
     n_features = len(features.heuristics)
     for i, (heuristic, entries) in enumerate(zip(features.heuristics, features.entries)):
-        shifted = shifted_nodes(heuristic.leaves, feature_columns)
+        shifted = shifted_nodes(heuristic.tree, feature_columns)
         nodes.append(shifted[0] if len(shifted) == 1 else MaxNode(shifted))
         inputs += [n_features + feature_columns + e for e in range(entries)] if entries else [i]
         feature_columns += heuristic.n_columns

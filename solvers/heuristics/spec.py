@@ -202,16 +202,17 @@ _CACHED: dict[tuple, tuple[Heuristic, tuple]] = {}
 _CACHING = threading.Lock()
 
 
-def cached_from_spec(puzzle: Puzzle, spec: str) -> Heuristic:
-    """`from_spec`, kept for the next call with the same puzzle and spec while none of the files
+def cached_from_spec(puzzle: Puzzle, spec: str, specialised: bool = False) -> Heuristic:
+    """`from_spec` (`specialised` as Heuristic.with_kernels takes it), kept for the next call
+    with the same puzzle, spec and kernels while none of the files
     it read has changed (size or modification time); one heuristic per process (tables are
     large): what a worker process or a Dask worker calls to rebuild a heuristic from its
     recipe, once."""
-    key = (repr(puzzle), spec)
+    key = (repr(puzzle), spec, specialised)
     with _CACHING:
         if key not in _CACHED or _file_stamps(_CACHED[key][0]) != _CACHED[key][1]:
             _CACHED.clear()
-            heuristic = from_spec(puzzle, spec)
+            heuristic = from_spec(puzzle, spec).with_kernels(specialised)
             _CACHED[key] = heuristic, _file_stamps(heuristic)
         return _CACHED[key][0]
 

@@ -71,7 +71,7 @@ def memory_budget(heuristic=None, workers: int = 1) -> int:
 def mapped_bytes(heuristic) -> int:
     """Bytes of the arrays in `heuristic`'s kernel data that are mapped from files."""
     seen, total = set(), 0
-    for array in _arrays(heuristic.leaves):
+    for array in _arrays(heuristic.tree):
         root = array
         while isinstance(root, np.ndarray) and root.base is not None:
             root = root.base
