@@ -17,6 +17,8 @@ the process's user and system time, which other work on the machine does not inf
 solvers/compile_notice.py's COMPILE_SECONDS estimates. Writes results/bench_compile_commands.csv.
 With --commands --after it times instead a heuristic for a search already compiled for others
 (AFTER: the same cache, the commands before run first), and writes results/bench_compile_after.csv.
+With --specialise the searching commands compile their searches for each heuristic (their
+--specialise), and the file names end in _specialised.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom
 from solvers.atomic import write_csv
 from solvers.cli_support import run_guarded
+from solvers.errors import InputError
 from solvers.heuristics import from_spec
 from solvers.puzzle import Puzzle
 from solvers.search.effort import predict_ida
@@ -50,6 +53,7 @@ MAINS = {"solve-puzzle": "solvers.cli:solve_puzzle_main", "solve-batch": "solver
          "compare-heuristics": "solvers.cli:compare_heuristics_main",
          "make-instances": "solvers.cli:make_instances_main", "build-pdb": "pdb_build.cli:build_pdb_main",
          "verify-pdb": "pdb_build.cli:verify_pdb_main"}  # each command's function (pyproject's scripts)
+SPECIALISING = ("solve-puzzle", "solve-batch", "compare-heuristics")  # the commands that take --specialise
 START_3X3 = "8 6 7 2 5 4 3 0 1"  # 31 moves: the search itself takes milliseconds
 # (case, command, arguments): {plain}, {zero} and {out} name the 3x3 4-4 tables (plain, zero-aware) and a
 # scratch file
@@ -162,12 +166,13 @@ def _command_seconds(command: str, arguments: list[str], cache: str) -> tuple[fl
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def _commands(out: Path, only: str | None, after: bool) -> int:
+def _commands(out: Path, only: str | None, after: bool, specialise: bool) -> int:
     """--commands: each of COMMANDS (those whose name contains `only`) cold, then warm; with
-    --after each of AFTER so, once its commands before ran with the same cache. Prints and
-    writes the compile seconds, wall and CPU."""
-    print(f"compile seconds of whole commands (cold - warm), {platform.processor() or platform.machine()}, "
-          f"{time.strftime('%Y-%m-%d')}", flush=True)
+    --after each of AFTER so, once its commands before ran with the same cache; with
+    `specialise`, the searching commands compile their searches for each heuristic
+    (--specialise). Prints and writes the compile seconds, wall and CPU."""
+    print(f"compile seconds of whole commands (cold - warm){', --specialise' if specialise else ''}, "
+          f"{platform.processor() or platform.machine()}, {time.strftime('%Y-%m-%d')}", flush=True)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         puzzle = Puzzle(3, 3)
@@ -178,7 +183,9 @@ def _commands(out: Path, only: str | None, after: bool) -> int:
         cases = AFTER if after else tuple((*case, []) for case in COMMANDS)
         for number, (case, command, arguments, before) in enumerate(cases):
             if only is None or only in case:
-                runs = [[a.format(**files, out=f"{folder}/out{number}") for a in each] for each in [*before, arguments]]
+                extra = ["--specialise"] if specialise and command in SPECIALISING else []
+                runs = [[a.format(**files, out=f"{folder}/out{number}") for a in each] + extra
+                        for each in [*before, arguments]]
                 rows.append(_compile_row(case, command, runs, Path(folder) / f"out{number}"))
     write_csv(out, rows)
     print(f"wrote {out}")
@@ -214,14 +221,19 @@ def main() -> int:
     parser.add_argument("--after", action="store_true",
                         help="with --commands, the cases of AFTER: a heuristic for a search compiled for others")
     parser.add_argument("--only", metavar="TEXT", help="with --commands, only the cases whose name contains TEXT")
+    parser.add_argument("--specialise", action="store_true",
+                        help="with --commands, the searches compiled for each heuristic (the commands' --specialise)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child(json.loads(args.child))
         return 0
+    if not args.commands and (args.after or args.only or args.specialise):
+        raise InputError("--after, --only and --specialise go with --commands")
     if args.commands:
-        default = "bench_compile_after.csv" if args.after else "bench_compile_commands.csv"
-        return _commands(Path(args.out or ROOT / "results" / default), args.only, args.after)
+        default = ("bench_compile_after" if args.after else "bench_compile_commands") \
+            + ("_specialised" if args.specialise else "") + ".csv"
+        return _commands(Path(args.out or ROOT / "results" / default), args.only, args.after, args.specialise)
     args.out = args.out or str(ROOT / "results" / "bench_compile.csv")
     print(f"cold compile seconds, one process per case, {platform.processor() or platform.machine()}, "
           f"{time.strftime('%Y-%m-%d')}", flush=True)

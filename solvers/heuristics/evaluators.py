@@ -119,7 +119,10 @@ def array_at(typingctx, address, rows, columns, array_type):
         array = make_array(instance)(context, builder)
         item = context.get_data_type(instance.dtype)
         size = context.get_constant(types.intp, context.get_abi_sizeof(item))
-        shape, strides = ([args[1]], [size]) if instance.ndim == 1 else ([args[1], args[2]], [builder.mul(args[2], size), size])
+        if instance.ndim == 1:
+            shape, strides = [args[1]], [size]
+        else:
+            shape, strides = [args[1], args[2]], [builder.mul(args[2], size), size]
         populate_array(array, data=builder.inttoptr(args[0], item.as_pointer()), shape=shape, strides=strides,
                        itemsize=size, meminfo=None)
         return array._getvalue()
