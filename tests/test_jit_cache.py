@@ -87,10 +87,11 @@ def test_a_run_after_an_edit_runs_the_edited_kernels(tmp_path):
     assert first["status"] == "solved" and first["length"] == 31 and first["compiled"] > 0 and first["h_compiled"] > 0
     [first_folder] = cache.iterdir()
 
-    # an inlined kernel: children's h halved, still admissible, so IDA* stays optimal but expands more
+    # an inlined kernel: children's h one less, still admissible, so IDA* stays optimal but expands more
     tile_cost = source / "solvers" / "heuristics" / "tile_cost.py"
     original_tile_cost = tile_cost.read_text()
-    _edit(tile_cost, "    scratch[row + 1, column] = h\n    return h\n", "    scratch[row + 1, column] = h\n    return h // 2\n")
+    _edit(tile_cost, "    scratch[row + 1, column] = h\n    return h\n",
+          "    scratch[row + 1, column] = h\n    return h - 1 if h > 0 else h\n")
     halved = _run_search(source, cache)
     assert halved["length"] == 31 and halved["expanded"] > first["expanded"] and halved["compiled"] > 0
     tile_cost.write_text(original_tile_cost)

@@ -2,11 +2,12 @@
 
 A search kernel compiled for a tree of nodes (dispatch.py) is compiled again for every heuristic
 type. Given an `Evaluators` instead, it is compiled once and serves every heuristic: an
-Evaluators holds the native addresses of three functions compiled for the heuristic's tree
-(its `start`, `child` and `child_at_least`, with the contracts of dispatch.py) and a flat int64
+Evaluators holds the native addresses of two functions compiled for the heuristic's tree (its
+`start` and `child_at_least`, with the contracts of dispatch.py; `child` is `child_at_least`
+with `enough` NO_LIMIT, which evaluates every node exactly) and a flat int64
 *descriptor* of the tree's data (every array's address, shape and strides, every scalar, in the
 order of `flattened`), from which each function rebuilds the tree at every call and evaluates
-it with the tree's own code. The three functions take integers only (the descriptor's,
+it with the tree's own code. The two functions take integers only (the descriptor's,
 board's, position's and scratch's addresses and sizes, the move, `enough`), so their type never
 changes; they are compiled once per tree type and cached on disk like any kernel. A call costs
 an indirect call and the rebuilding of the data, which LLVM cannot move out of the search's
@@ -29,7 +30,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic, overload, register_jitable
 from numba.np.arrayobj import make_array, populate_array
 
-from solvers.heuristics.dispatch import h_child, h_child_at_least, h_start
+from solvers.heuristics.dispatch import NO_LIMIT, h_child, h_child_at_least, h_start
 from solvers.jit import evaluator_kernel, uncached
 
 N_ARGUMENTS = 11  # descriptor, board, n_cells, position, scratch, n_columns, row, tile, source, target, enough
@@ -41,10 +42,9 @@ SCRATCH = types.Array(types.int64, 2, "C")
 
 
 class Evaluators(NamedTuple):
-    """The native addresses of a tree's three evaluations and the descriptor of its data."""
+    """The native addresses of a tree's two evaluations and the descriptor of its data."""
 
     start: int
-    child: int
     child_at_least: int
     descriptor: np.ndarray
 
@@ -135,12 +135,6 @@ def _start(descriptor, board, n_cells, position, scratch, n_columns, row, tile, 
                    array_at(position, n_cells, 0, POSITION), array_at(scratch, row + 2, n_columns, SCRATCH), row)
 
 
-def _child(descriptor, board, n_cells, position, scratch, n_columns, row, tile, source, target, enough, tree_type):
-    return h_child(rebuilt(descriptor, tree_type), array_at(board, n_cells, 0, BOARD),
-                   array_at(position, n_cells, 0, POSITION), array_at(scratch, row + 2, n_columns, SCRATCH), row,
-                   tile, source, target)
-
-
 def _child_at_least(descriptor, board, n_cells, position, scratch, n_columns, row, tile, source, target, enough,
                     tree_type):
     return h_child_at_least(rebuilt(descriptor, tree_type), array_at(board, n_cells, 0, BOARD),
@@ -148,14 +142,14 @@ def _child_at_least(descriptor, board, n_cells, position, scratch, n_columns, ro
                             row, tile, source, target, enough)
 
 
-# the three, compiled once per tree type; the scratch they hand the tree claims row + 2 rows from
+# the two, compiled once per tree type; the scratch they hand the tree claims row + 2 rows from
 # the search's first, of which a kind reads `row` and writes `row + 1` only (dispatch.py)
-EVALUATIONS = tuple(evaluator_kernel(f) for f in (_start, _child, _child_at_least))
+EVALUATIONS = tuple(evaluator_kernel(f) for f in (_start, _child_at_least))
 
 
 @functools.cache
-def _addresses(tree_type, cacheable: bool) -> tuple[int, int, int]:
-    """The native addresses of the three evaluations compiled (or loaded) for trees of
+def _addresses(tree_type, cacheable: bool) -> tuple[int, int]:
+    """The native addresses of the two evaluations compiled (or loaded) for trees of
     `tree_type`; never from or to the disk cache unless `cacheable`."""
     signature = (types.int64,) * N_ARGUMENTS + (types.TypeRef(tree_type),)
     found = []
@@ -219,7 +213,7 @@ def _h_start_by_address(leaves, board, position, scratch, row):
 def _h_child_by_address(leaves, board, position, scratch, row, tile, source, target):
     if _is_evaluators(leaves):
         return lambda leaves, board, position, scratch, row, tile, source, target: _called(
-            leaves.child, leaves, board, position, scratch, row, tile, source, target, 0)
+            leaves.child_at_least, leaves, board, position, scratch, row, tile, source, target, NO_LIMIT)
     return None
 
 
