@@ -50,10 +50,11 @@ def inline_kernel(function):
     return cache_on_disk(numba.njit(forceinline=True, _nrt=False, **KERNEL_OPTIONS)(function))
 
 
-def evaluator_kernel(function):
-    """Like `inline_kernel`, for a heuristic's evaluations that searches call by their address
-    (heuristics/evaluators.py): compiled once per heuristic type, without numba's reference
-    counting, and never inlined (its callers are compiled without knowing it)."""
+def address_kernel(function):
+    """Like `inline_kernel`, for the kernels that others call by their native address
+    (solvers/by_address.py: a heuristic's evaluations, a bidirectional rule's kernels): compiled
+    once per type of the data it serves, without numba's reference counting, and never inlined
+    (its callers are compiled without knowing it)."""
     return cache_on_disk(numba.njit(_nrt=False, **KERNEL_OPTIONS)(function))
 
 

@@ -1,7 +1,7 @@
 """A heuristic as data of one type (solvers/heuristics/evaluators.py): the searches compiled once
 serve every heuristic, with the values and node counts of the searches compiled for the
-heuristic's own tree; a second heuristic adds no compiled signature to a search; the descriptor
-rebuilds every kind of data a kind may hold."""
+heuristic's own tree; a second heuristic adds no compiled signature to a search, nor a second
+rule to the bidirectional kernel; the descriptor rebuilds every kind of data a kind may hold."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ import pytest
 from pdb_build.build import build_pdb_file, plan_build
 from pdb_build.partitions import custom
 from solvers.heuristics import from_spec
-from solvers.heuristics.evaluators import Evaluators, flattened, rebuilt
+from solvers.by_address import flattened, rebuilt
+from solvers.heuristics.evaluators import Evaluators
 from solvers.make_instances import random_instances
 from solvers.puzzle import Puzzle
 from solvers.search.beam import _beam
 from solvers.search.best_first import _best_first
+from solvers.search.bidirectional import _bidirectional
 from solvers.search.depth_first import _bounded_pass
 from solvers.solve import solve
 from tests.conftest import STANDARD_3X3
@@ -72,6 +74,11 @@ def test_a_second_heuristic_adds_no_compiled_signature_to_a_search(tables_3x3):
         for algorithm in ("ida", "astar", "beam"):
             solve(puzzle, start, algorithm, heuristic)
     assert [len(k.signatures) for k in kernels] == before
+    # the bidirectional searches, each under a rule of its own, share one kernel too
+    for algorithm in ("mm", "nbs", "dibbs", "gbfhs"):
+        for heuristic in (first, others[0]):
+            solve(puzzle, start, algorithm, heuristic)
+    assert len([s for s in _bidirectional.signatures if "RuleByAddress" in str(s)]) == 1
     solve(puzzle, start, "ida", others[0].with_kernels(True))  # what the count would see otherwise
     assert len(_bounded_pass.signatures) == before[0] + 1
 

@@ -28,7 +28,9 @@ kernels its search registers with the search itself (`register_bidirectional`, w
         from call to call: MEMO_SLOTS slots, then one per key (memo[MEMO_SLOTS + key]).
 
 The rule's class dispatches at compile time (numba `overload`), so a rule costs nothing at run
-time and adding a search is its module: its rule, its registration with the search registry
+time in the kernel compiled for it, where the heuristic is specialised; with a heuristic's
+Evaluators the kernel is compiled once for every rule and calls the rule's kernels by their
+address (`rule_by_address`, solvers/by_address.py). Adding a search is its module: its rule, its registration with the search registry
 (registry.py) and its tests. With an admissible heuristic, a child with g + h >= U cannot lie
 on a shorter path and is not stored; every rule here stops before it would expand one.
 """
@@ -37,25 +39,29 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+import numba
 import numpy as np
+from numba.core import types
 from numba.extending import overload
 
 from pdb_build.build import built_file
 from pdb_build.partitions import Partition, tiles_digest
 from pdb_build.store import ADDITIVE
+from solvers.by_address import array_at, call_at, descriptor_of, native_address, rebuilt
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child, h_start
 from solvers.heuristics.pdb_lookup import mirror_maps
 from solvers.heuristics.pdb_terms import REFLECT_SUFFIX, blank_on_diagonal
 from solvers.heuristics.spec import from_spec
-from solvers.jit import inline_kernel, kernel
+from solvers.jit import address_kernel, inline_kernel, kernel
 from solvers.moves import slide
 from solvers.puzzle import Puzzle
 from solvers.search.best_first import stored_path
@@ -117,15 +123,71 @@ def choose(rule, least_key, sizes, rows, open_count, upper, memo):
 
 @overload(key_of, inline="always")
 def _key_of_compiled(rule, g, h, h_own):
+    if rule.instance_class is RuleByAddress:
+        return lambda rule, g, h, h_own: call_at(rule.key, (np.int64(rule.descriptor.ctypes.data), np.int64(g),
+                                                            np.int64(h), np.int64(h_own)), types.int64)
     key = _RULES[rule.instance_class].key
     return lambda rule, g, h, h_own: key(rule, g, h, h_own)
 
 
 @overload(choose, inline="always")
 def _choose_compiled(rule, least_key, sizes, rows, open_count, upper, memo):
+    if rule.instance_class is RuleByAddress:
+        def by_address(rule, least_key, sizes, rows, open_count, upper, memo):
+            arguments = (np.int64(rule.descriptor.ctypes.data), np.int64(least_key.ctypes.data),
+                         np.int64(sizes.ctypes.data), np.int64(rows.ctypes.data), np.int64(open_count.ctypes.data),
+                         np.int64(upper), np.int64(memo.ctypes.data), np.int64(least_key.shape[1]))
+            return call_at(rule.choose, arguments, CHOICE)
+        return by_address
     chosen = _RULES[rule.instance_class].choose
     return lambda rule, least_key, sizes, rows, open_count, upper, memo: chosen(rule, least_key, sizes, rows,
                                                                                 open_count, upper, memo)
+
+
+class RuleByAddress(NamedTuple):
+    """A rule as data of one type: the native addresses of its key and choose compiled apart for
+    its class, and its descriptor (solvers/by_address.py); the kernel compiled for it serves
+    every rule, as one compiled for Evaluators serves every heuristic."""
+
+    key: int
+    choose: int
+    descriptor: np.ndarray
+
+
+CHOICE = types.UniTuple(types.int64, 4)  # what choose returns: action, lower bound, forward and backward rows
+KEY_ARGUMENTS = (types.int64,) * 4  # descriptor, g, h, h_own
+# descriptor, least_key, sizes, rows, open_count, upper, memo (addresses, upper a number), the grid's side
+CHOOSE_ARGUMENTS = (types.int64,) * 8
+SIZES, LEAST_KEYS = types.Array(types.int32, 3, "C"), types.Array(types.int64, 2, "C")
+COUNTS = types.Array(types.int64, 1, "C")  # rows, open_count and memo
+
+
+def _key_by_address(descriptor, g, h, h_own, rule_type):
+    return np.int64(key_of(rebuilt(descriptor, rule_type), g, h, h_own))
+
+
+def _choose_by_address(descriptor, least_key, sizes, rows, open_count, upper, memo, grid, rule_type):
+    action, bound, forward_row, backward_row = choose(
+        rebuilt(descriptor, rule_type), array_at(least_key, (2, grid), LEAST_KEYS),
+        array_at(sizes, (2, grid, grid), SIZES), array_at(rows, (2,), COUNTS), array_at(open_count, (2,), COUNTS),
+        upper, array_at(memo, (MEMO_SLOTS + grid,), COUNTS))
+    return np.int64(action), np.int64(bound), np.int64(forward_row), np.int64(backward_row)
+
+
+RULE_KERNELS = (address_kernel(_key_by_address), address_kernel(_choose_by_address))
+
+
+def rule_by_address(rule) -> RuleByAddress:
+    """`rule` (a registered rule, a module's constant: it lives as long as the process) as the
+    kernel compiled once for every rule takes it."""
+    return _by_address(type(rule), rule)  # two rules of different classes may be equal tuples
+
+
+@functools.cache
+def _by_address(rule_class: type, rule) -> RuleByAddress:
+    rule_type = numba.typeof(rule)
+    return RuleByAddress(native_address(RULE_KERNELS[0], KEY_ARGUMENTS, rule_type),
+                         native_address(RULE_KERNELS[1], CHOOSE_ARGUMENTS, rule_type), descriptor_of(rule))
 
 
 @kernel
@@ -596,8 +658,11 @@ def _searched(puzzle: Puzzle, start: np.ndarray, heuristic: Heuristic, backward:
     search = heuristic.kernel(_bidirectional)
     reads_own = rule_kernels(rule).reads_own
     stop = np.zeros(1, dtype=np.uint8)
+    backward = backward.with_kernels(heuristic.specialised)  # the kernel takes the two as one kind
     estimates = (heuristic.leaves, heuristic.n_columns, backward.leaves, backward.n_columns)
-    fixed = (puzzle.neighbours, puzzle.goal, estimates, rule, reads_own, packing(puzzle), grid_size(puzzle), stop)
+    kernel_rule = rule if heuristic.specialised else rule_by_address(rule)  # one kernel for every rule
+    fixed = (puzzle.neighbours, puzzle.goal, estimates, kernel_rule, reads_own, packing(puzzle), grid_size(puzzle),
+             stop)
     search(puzzle.goal.copy(), 2, *fixed)  # compiled before the clock starts
     board = np.array(start, dtype=np.uint8)
     (outcome, forward, backward_moves, expanded, necessary, generated, stored, bound, meeting), late, seconds = timed(
