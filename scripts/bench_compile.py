@@ -74,6 +74,7 @@ COMMANDS = (
     ("solve-puzzle astar pdb zero-aware +reflect", "solve-puzzle",
      [START_3X3, "--heuristic", "pdb:{zero}+reflect", "--algorithm", "astar"]),
     ("solve-puzzle beam linear-conflict", "solve-puzzle", [START_3X3, "--algorithm", "beam"]),
+    ("solve-puzzle nbs linear-conflict", "solve-puzzle", [START_3X3, "--algorithm", "nbs"]),
     ("solve-puzzle bfs", "solve-puzzle", [START_3X3, "--algorithm", "bfs"]),
     ("solve-batch ida linear-conflict", "solve-batch", ["hardest8-31", "--jobs", "1", "--out", "{out}.csv"]),
     ("compare-heuristics manhattan, linear-conflict", "compare-heuristics",
@@ -103,6 +104,8 @@ AFTER = (
      [[START_3X3, "--algorithm", "astar", "--heuristic", "manhattan"]]),
     ("solve-puzzle beam linear-conflict after manhattan", "solve-puzzle", [START_3X3, "--algorithm", "beam"],
      [[START_3X3, "--algorithm", "beam", "--heuristic", "manhattan"]]),
+    ("solve-puzzle dibbs linear-conflict after nbs", "solve-puzzle", [START_3X3, "--algorithm", "dibbs"],
+     [[START_3X3, "--algorithm", "nbs"]]),
 )
 
 

@@ -50,17 +50,20 @@ from solvers.kernel_cache import cache_folder
 # the line says. Measured with `python scripts/bench_compile.py --commands`: a cold run minus a
 # warm run of each command on a 3x3 board with 3x3 4-4 tables, in CPU seconds (about the wall
 # seconds of an idle machine; here a 2-core x86-64 VM, numba 0.68). Re-measure after a change
-# to the kernels or a new numba, and update. A search takes its family's seconds plus those of
-# each class of term in its heuristic (term_classes): max(pdb:FILE+reflect, linear-conflict)
-# measured about the sum of its two classes.
+# to the kernels or a new numba, and update. A search takes its family's seconds (compiled once
+# for every heuristic) and a heuristic's evaluations those of its classes of term
+# (term_classes): the largest and half of each other, since a class's kernels, compiled once,
+# are often compiled already (max(pdb:FILE+reflect, linear-conflict) took 3.5 s after each
+# alone, about 8 s from an empty cache). A search compiled for a heuristic (--specialise) takes
+# its family's seconds and all of its classes'.
 COMPILE_SECONDS = {
     # a search's own kernels (move pruning's machine, the search, its goal test), by family
     # (each search's registration says its family); an uninformed search compiles no heuristic
-    "search": {"depth-first": 4, "best-first": 21, "bidirectional": 20, "uninformed": 9},
-    # what each class of term adds to a search: its kernels compiled once (a later search reuses
-    # them) and the search's calls of them, and its evaluation alone (about EVALUATION_SHARE of it)
-    "term": {"tile-cost": 2, "gaschnig": 1, "walking-distance": 3, "linear-conflict": 3, "pdb": 4,
-             "pdb dual": 9, "user": 4, "learned": 8},
+    "search": {"depth-first": 6, "best-first": 22, "bidirectional": 25, "uninformed": 9},
+    # what each class of term adds: its kernels compiled once (a later heuristic reuses them) and
+    # the evaluations that call them, and its evaluation of many states (EVALUATION_SHARE of it)
+    "term": {"tile-cost": 2, "gaschnig": 2, "walking-distance": 3, "linear-conflict": 3, "pdb": 5,
+             "pdb dual": 7, "user": 4, "learned": 8},
     # what a command compiles besides: solve-batch's runs, compare-heuristics' sampling and
     # exact distances, build-pdb, verify-pdb, make-instances with and without its optimal
     # lengths (IDA* with walking distance)
@@ -109,7 +112,9 @@ def search_seconds(algorithm: str, spec: str, specialised: bool = True) -> float
 
     family = search_named(algorithm).family
     seconds = COMPILE_SECONDS["search"][family]
-    return seconds + evaluation_seconds(algorithm, spec) if specialised else seconds
+    if not specialised or family == "uninformed":
+        return seconds
+    return seconds + sum(COMPILE_SECONDS["term"][c] for c in term_classes(spec))
 
 
 def evaluation_seconds(algorithm: str, spec: str) -> float:
@@ -119,7 +124,8 @@ def evaluation_seconds(algorithm: str, spec: str) -> float:
 
     if search_named(algorithm).family == "uninformed":
         return 0.0
-    return sum(COMPILE_SECONDS["term"][c] for c in term_classes(spec))
+    seconds = sorted((COMPILE_SECONDS["term"][c] for c in term_classes(spec)), reverse=True)
+    return seconds[0] + sum(seconds[1:]) / 2 if seconds else 0.0
 
 
 def batch_seconds(algorithm: str, spec: str, specialised: bool = True) -> float:
