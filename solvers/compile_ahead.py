@@ -8,7 +8,7 @@ distance), evaluates each built-in kind alone and each form of PDB lookup on sma
 built here (each tree type's evaluations), and builds and verifies those tables (the builder's
 and the checker's kernels), with a progress bar. Afterwards a command with any search and any
 built-in kind alone compiles nothing; a combination (a maximum or a sum) compiles only its own
-evaluations, about a second, once. Searches compiled for a heuristic's own tree
+evaluations, a few seconds, once. Searches compiled for a heuristic's own tree
 (`--specialise`) are compiled on first use: there is one per search and heuristic type.
 """
 
