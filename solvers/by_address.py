@@ -7,8 +7,8 @@ integer arguments only and the type as a last `TypeRef` argument, and called thr
 native address (`native_address`, `call_at`); the data travels as its *descriptor* (`flattened`,
 `descriptor_of`): every array's address, shape and strides and every number, in order, from
 which the callee makes the data again (`rebuilt`) as arrays that own nothing. A descriptor
-holds addresses, not references: it is valid only while the data it was made from is alive,
-and never leaves its process. The arrays a caller hands over are passed as their address and
+holds addresses, and keeps the data it was made from alive (its memory holds a reference); it
+never leaves its process. The arrays a caller hands over are passed as their address and
 shape, and made again by `array_at`.
 """
 
@@ -19,6 +19,8 @@ import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
+
+WORD_MASK = (1 << 64) - 1  # a word is any 64-bit pattern: a uint64's above 2**63 too
 
 
 def flattened(value, numba_type, out: list) -> None:
@@ -38,11 +40,21 @@ def flattened(value, numba_type, out: list) -> None:
         raise TypeError(f"data passed by address cannot hold {numba_type} (arrays, tuples, numbers and kernels only)")
 
 
+class _Words(bytearray):
+    """A descriptor's memory, holding the value it describes (`kept`): the value's arrays live
+    as long as any array over these words."""
+
+    kept: object = None
+
+
 def descriptor_of(value) -> np.ndarray:
-    """The descriptor of `value` (its words, `flattened`, as an int64 array)."""
+    """The descriptor of `value` (its words, `flattened`, as an int64 array, each word taken
+    modulo 2**64), which keeps `value` alive as long as it is itself."""
     words = []
     flattened(value, numba.typeof(value), words)
-    return np.array(words, dtype=np.int64)
+    memory = _Words(np.array([word & WORD_MASK for word in words], dtype=np.uint64).tobytes())
+    memory.kept = value
+    return np.frombuffer(memory, dtype=np.int64)
 
 
 def _rebuilt_value(context, builder, numba_type, words, index: int):

@@ -3,12 +3,13 @@
     python -m solvers.compile_ahead
 
 For a cluster node's image, a CI cache or a machine about to run many first commands: it runs
-each registered search once (the searches compiled once for every heuristic, with Manhattan
-distance), evaluates each built-in kind alone and each form of PDB lookup on small tables
-built here (each tree type's evaluations), and builds and verifies those tables (the builder's
-and the checker's kernels), with a progress bar. Afterwards a command with any search and any
-built-in kind alone compiles nothing; a combination (a maximum or a sum) compiles only its own
-evaluations, a few seconds, once. Searches compiled for a heuristic's own tree
+each registered search once with its default options (the searches compiled once for every
+heuristic, with Manhattan distance; IDA* also with BPMX), evaluates each built-in kind alone
+and each form of lookup of a plain and a zero-aware table built here (each tree type's
+evaluations), and builds and verifies those tables (the builder's and the checker's kernels),
+with a progress bar. Afterwards a command with any search at its default options and one of
+those heuristics compiles nothing; another heuristic (a combination, encoded tables) compiles
+only its own evaluations, a few seconds, once. Searches compiled for a heuristic's own tree
 (`--specialise`) are compiled on first use: there is one per search and heuristic type.
 """
 
@@ -27,8 +28,8 @@ from pdb_build.verify import verify_pdb
 from solvers.cli_support import run_guarded
 from solvers.errors import InputError
 from solvers.heuristics import NAMED, from_spec
-from solvers.kernel_cache import cache_folder
 from solvers.experiments import random_walk_states
+from solvers.kernel_cache import cache_folder
 from solvers.puzzle import Puzzle, load_puzzle, parse_board
 from solvers.search.registry import search_named, searches
 from solvers.solve import solve
@@ -50,6 +51,8 @@ def compile_ahead(search_names: list[str] | None = None, specs: list[str] | None
         search_named(name)  # an unknown name refused before anything is compiled
     with tempfile.TemporaryDirectory() as folder:
         steps = [(f"search {name}", lambda name=name: solve(puzzle, start, name, "manhattan")) for name in names]
+        if "ida" in names:  # its pass with BPMX is another kernel, on by default for the PDB lookups
+            steps.append(("search ida with BPMX", lambda: solve(puzzle, start, "ida", "manhattan", bpmx=True)))
         if specs is None:
             tables = _tables(puzzle, Path(folder))
             specs = [*NAMED, *(f"pdb:{path}{form}" for path in tables.values() for form in PDB_FORMS)]

@@ -6,7 +6,7 @@ the heuristic is specialised, a table builder for a pattern size), which takes s
 minute, and then keeps the code in the on-disk cache (kernel_cache.py): the first command that
 uses a heuristic, a search or a kind of table is slow without a word, later ones start at once.
 A command-line front end runs its work inside `announcing(...)`; the first time numba is about
-to compile there, one line goes to stderr, for example
+to compile there, a line goes to stderr, for example
 
     solve-puzzle: compiling search kernels for every heuristic (once, about 15 s)
 

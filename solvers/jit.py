@@ -66,7 +66,8 @@ def uncached(compiled):
     the plain function and is returned as it is."""
     if not hasattr(compiled, "py_func"):
         return compiled
-    return numba.njit(**compiled.targetoptions)(compiled.py_func)
+    options = {name: value for name, value in compiled.targetoptions.items() if name != "nopython"}  # njit's own
+    return numba.njit(**options)(compiled.py_func)
 
 
 def in_tree_cache_files() -> list[Path]:

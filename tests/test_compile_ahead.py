@@ -16,7 +16,7 @@ def _run(cache, *args: str) -> subprocess.CompletedProcess:
 def test_a_command_after_compiling_ahead_compiles_nothing(tmp_path):
     ahead = _run(tmp_path, "-m", "solvers.compile_ahead", "--search", "ida", "--heuristic", "linear-conflict")
     assert ahead.returncode == 0, ahead.stderr
-    assert ahead.stdout.startswith("2 steps compiled or found their kernels in ")
+    assert ahead.stdout.startswith("3 steps compiled or found their kernels in ")
     solved = _run(tmp_path, "-m", "solvers.cli", START, "--heuristic", "linear-conflict", "--verbose")
     assert solved.returncode == 0 and "length     31 (optimal)" in solved.stdout
     assert solved.stderr == ""  # no compile notice: nothing left to compile

@@ -5,6 +5,7 @@ rule to the bidirectional kernel; the descriptor rebuilds every kind of data a k
 
 from __future__ import annotations
 
+import gc
 import pickle
 from typing import NamedTuple
 
@@ -17,6 +18,7 @@ from pdb_build.partitions import custom
 from solvers.heuristics import from_spec
 from solvers.by_address import flattened, rebuilt
 from solvers.heuristics.evaluators import Evaluators
+from solvers.heuristics.heuristic import _h_of_many
 from solvers.make_instances import random_instances
 from solvers.puzzle import Puzzle
 from solvers.search.beam import _beam
@@ -125,3 +127,17 @@ def test_a_pickled_heuristic_makes_its_evaluators_again(tables_3x3):
     copy = pickle.loads(pickle.dumps(heuristic))
     assert "leaves" not in copy.__dict__  # the addresses stayed behind
     assert copy.evaluate_many(states).tolist() == values
+
+
+def test_evaluators_keep_their_tree_alive_and_never_leave_their_process(tables_3x3):
+    puzzle, paths = tables_3x3
+    heuristic = from_spec(puzzle, f"max(pdb:{paths['za']}+reflect, linear-conflict)")
+    states = np.array(random_instances(puzzle, 50, seed=4), dtype=np.uint8)
+    values = heuristic.evaluate_many(states).tolist()
+    evaluators, n_columns, tree = heuristic.leaves, heuristic.n_columns, heuristic.tree
+    assert evaluators.descriptor.base.obj.kept is tree  # the memory under the descriptor
+    del heuristic, tree
+    gc.collect()  # the descriptor holds the tree: its tables are still there for a kernel
+    assert _h_of_many(evaluators, n_columns, states).tolist() == values
+    with pytest.raises(TypeError, match="never leave"):
+        pickle.dumps(evaluators)

@@ -8,14 +8,15 @@ with `enough` NO_LIMIT, which evaluates every node exactly) and a flat int64 *de
 the tree's data (solvers/by_address.py), from which each function rebuilds the tree at every
 call and evaluates it with the tree's own code. The two functions take integers only (the
 descriptor's, board's, position's and scratch's addresses and sizes, the move, `enough`), so
-their type never changes; they are compiled once per tree type and cached on disk like any kernel. A call costs
-an indirect call and the rebuilding of the data, which LLVM cannot move out of the search's
-loop: the searches run at about 0.8-0.9 of the speed of a search compiled for the tree itself
+their type never changes; they are compiled once per tree type, and cached on disk where the
+tree's kinds are tilepdb's (Heuristic.cacheable). A call costs an indirect call and the
+rebuilding of the data, which LLVM cannot move out of the search's loop: the searches run at
+about 0.8-0.95 of the speed of a search compiled for the tree itself
 (docs/developer/heuristics-as-data.md), which a caller asks for with `Heuristic(...,
 specialised=True)` where the work pays for the compile.
 
-An Evaluators holds addresses, not references: it is valid only while the heuristic whose
-`leaves` it is (which keeps the tree and its arrays) is alive, and never leaves its process.
+An Evaluators holds addresses; its descriptor keeps the tree and its arrays alive. It never
+leaves its process (pickling one is refused; a Heuristic pickles without it).
 """
 
 from __future__ import annotations
@@ -40,25 +41,30 @@ SCRATCH = types.Array(types.int64, 2, "C")
 
 
 class Evaluators(NamedTuple):
-    """The native addresses of a tree's two evaluations and the descriptor of its data."""
+    """The native addresses of a tree's two evaluations and the descriptor of its data (which
+    keeps the tree alive)."""
 
     start: int
     child_at_least: int
     descriptor: np.ndarray
 
+    def __reduce__(self):
+        raise TypeError("Evaluators hold native addresses and never leave their process; pickle the Heuristic")
+
 
 # The two, compiled once per tree type. The scratch they hand the tree claims row + 2 rows from
 # the search's first, of which a kind reads `row` and writes `row + 1` only (dispatch.py).
 def _start(descriptor, board, n_cells, position, scratch, n_columns, row, tile, source, target, enough, tree_type):
-    return h_start(rebuilt(descriptor, tree_type), array_at(board, (n_cells,), BOARD),
-                   array_at(position, (n_cells,), POSITION), array_at(scratch, (row + 2, n_columns), SCRATCH), row)
+    return np.int64(h_start(rebuilt(descriptor, tree_type), array_at(board, (n_cells,), BOARD),
+                   array_at(position, (n_cells,), POSITION), array_at(scratch, (row + 2, n_columns), SCRATCH), row))
 
 
 def _child_at_least(descriptor, board, n_cells, position, scratch, n_columns, row, tile, source, target, enough,
                     tree_type):
-    return h_child_at_least(rebuilt(descriptor, tree_type), array_at(board, (n_cells,), BOARD),
-                            array_at(position, (n_cells,), POSITION),
-                            array_at(scratch, (row + 2, n_columns), SCRATCH), row, tile, source, target, enough)
+    return np.int64(h_child_at_least(rebuilt(descriptor, tree_type), array_at(board, (n_cells,), BOARD),
+                                     array_at(position, (n_cells,), POSITION),
+                                     array_at(scratch, (row + 2, n_columns), SCRATCH), row, tile, source, target,
+                                     enough))
 
 
 EVALUATIONS = tuple(address_kernel(f) for f in (_start, _child_at_least))
@@ -72,7 +78,7 @@ def _addresses(tree_type, cacheable: bool) -> tuple[int, int]:
 
 
 def evaluators_of(tree: tuple, cacheable: bool) -> Evaluators:
-    """The Evaluators of `tree` (a heuristic's tuple of nodes), valid while `tree` lives."""
+    """The Evaluators of `tree` (a heuristic's tuple of nodes)."""
     return Evaluators(*_addresses(numba.typeof(tree), cacheable), descriptor_of(tree))
 
 

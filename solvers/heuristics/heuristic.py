@@ -9,6 +9,7 @@ creates its own scratch.
 
 from __future__ import annotations
 
+import copy
 import functools
 from importlib import import_module
 
@@ -72,9 +73,13 @@ class Heuristic:
     def with_kernels(self, specialised: bool) -> Heuristic:
         """This heuristic for searches compiled for its own tree (`specialised`), or for the
         searches compiled once for every heuristic: the same terms, name and spec."""
+        specialised = specialised or not JIT_ENABLED
         if specialised == self.specialised:
             return self
-        return Heuristic(self.puzzle, self.parts, self.name, self.spec, specialised=specialised)
+        other = copy.copy(self)  # a subclass's own attributes and methods kept
+        other.__dict__.pop("leaves", None)  # made again at first use
+        other.specialised = specialised
+        return other
 
     def __getstate__(self) -> dict:
         """What pickling keeps: never the Evaluators, whose addresses mean nothing in another
