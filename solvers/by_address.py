@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba.core import cgutils, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, register_jitable
 from numba.np.arrayobj import make_array, populate_array
 
 WORD_MASK = (1 << 64) - 1  # a word is any 64-bit pattern: a uint64's above 2**63 too
@@ -139,6 +139,14 @@ def call_at(typingctx, address, arguments, result_type):
         return value
 
     return result(address, arguments, result_type), codegen
+
+
+@register_jitable(inline="always")
+def address_of(array):
+    """The address of `array`'s first item as an int64, what `array_at` takes. Inlined by numba,
+    not by LLVM: an array handed to an LLVM-inlined function keeps its reference count's
+    increment and decrement at every call."""
+    return np.int64(array.ctypes.data)
 
 
 def native_address(kernel, argument_types: tuple, data_type) -> int:

@@ -29,7 +29,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload, register_jitable
 
-from solvers.by_address import array_at, call_at, descriptor_of, native_address, rebuilt
+from solvers.by_address import address_of, array_at, call_at, descriptor_of, native_address, rebuilt
 from solvers.heuristics.dispatch import NO_LIMIT, h_child, h_child_at_least, h_start
 from solvers.jit import address_kernel, uncached
 
@@ -84,12 +84,11 @@ def evaluators_of(tree: tuple, cacheable: bool) -> Evaluators:
 
 @register_jitable(inline="always")
 def _called(address, leaves, board, position, scratch, row, tile, source, target, enough):
-    """What the evaluation at `address` of Evaluators `leaves` returns for the search's arrays.
-    Inlined by numba, not by LLVM: an array handed to an LLVM-inlined function keeps its
-    reference count's increment and decrement at every call."""
-    arguments = (np.int64(leaves.descriptor.ctypes.data), np.int64(board.ctypes.data), np.int64(board.shape[0]),
-                 np.int64(position.ctypes.data), np.int64(scratch.ctypes.data), np.int64(scratch.shape[1]),
-                 np.int64(row), np.int64(tile), np.int64(source), np.int64(target), np.int64(enough))
+    """What the evaluation at `address` of Evaluators `leaves` returns for the search's arrays
+    (inlined by numba, as `address_of` is)."""
+    arguments = (address_of(leaves.descriptor), address_of(board), np.int64(board.shape[0]), address_of(position),
+                 address_of(scratch), np.int64(scratch.shape[1]), np.int64(row), np.int64(tile), np.int64(source),
+                 np.int64(target), np.int64(enough))
     return call_at(address, arguments, types.int64)
 
 

@@ -30,9 +30,10 @@ kernels its search registers with the search itself (`register_bidirectional`, w
 The rule's class dispatches at compile time (numba `overload`), so a rule costs nothing at run
 time in the kernel compiled for it, where the heuristic is specialised; with a heuristic's
 Evaluators the kernel is compiled once for every rule and calls the rule's kernels by their
-address (`rule_by_address`, solvers/by_address.py). Adding a search is its module: its rule, its registration with the search registry
-(registry.py) and its tests. With an admissible heuristic, a child with g + h >= U cannot lie
-on a shorter path and is not stored; every rule here stops before it would expand one.
+address (`rule_by_address`, solvers/by_address.py). Adding a search is its module: its rule,
+its registration with the search registry (registry.py) and its tests. With an admissible
+heuristic, a child with g + h >= U cannot lie on a shorter path and is not stored; every rule
+here stops before it would expand one.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from numba.extending import overload
 from pdb_build.build import built_file
 from pdb_build.partitions import Partition, tiles_digest
 from pdb_build.store import ADDITIVE
-from solvers.by_address import array_at, call_at, descriptor_of, native_address, rebuilt
+from solvers.by_address import address_of, array_at, call_at, descriptor_of, native_address, rebuilt
 from solvers.errors import InputError
 from solvers.heuristics import Heuristic
 from solvers.heuristics.dispatch import h_child, h_start
@@ -124,8 +125,8 @@ def choose(rule, least_key, sizes, rows, open_count, upper, memo):
 @overload(key_of, inline="always")
 def _key_of_compiled(rule, g, h, h_own):
     if rule.instance_class is RuleByAddress:
-        return lambda rule, g, h, h_own: call_at(rule.key, (np.int64(rule.descriptor.ctypes.data), np.int64(g),
-                                                            np.int64(h), np.int64(h_own)), types.int64)
+        return lambda rule, g, h, h_own: call_at(rule.key, (address_of(rule.descriptor), np.int64(g), np.int64(h),
+                                                            np.int64(h_own)), types.int64)
     key = _RULES[rule.instance_class].key
     return lambda rule, g, h, h_own: key(rule, g, h, h_own)
 
@@ -134,9 +135,8 @@ def _key_of_compiled(rule, g, h, h_own):
 def _choose_compiled(rule, least_key, sizes, rows, open_count, upper, memo):
     if rule.instance_class is RuleByAddress:
         def by_address(rule, least_key, sizes, rows, open_count, upper, memo):
-            arguments = (np.int64(rule.descriptor.ctypes.data), np.int64(least_key.ctypes.data),
-                         np.int64(sizes.ctypes.data), np.int64(rows.ctypes.data), np.int64(open_count.ctypes.data),
-                         np.int64(upper), np.int64(memo.ctypes.data), np.int64(least_key.shape[1]))
+            arguments = (address_of(rule.descriptor), address_of(least_key), address_of(sizes), address_of(rows),
+                         address_of(open_count), np.int64(upper), address_of(memo), np.int64(least_key.shape[1]))
             return call_at(rule.choose, arguments, CHOICE)
         return by_address
     chosen = _RULES[rule.instance_class].choose
